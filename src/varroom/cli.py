@@ -1,0 +1,65 @@
+"""The `varroom` command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import IO, Any
+
+import click
+
+from varroom.errors import VarroomError
+from varroom.judge import judge
+from varroom.situation_json import load_situation
+
+
+class _UserError(click.ClickException):
+    """A VarroomError on its way out: one line on stderr, the error's own exit code."""
+
+    def __init__(self, error: VarroomError) -> None:
+        super().__init__(str(error))
+        self.exit_code = error.exit_code
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        click.echo(f"varroom: {self.message}", err=True, file=file)
+
+
+class _Group(click.Group):
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except VarroomError as error:
+            raise _UserError(error) from None
+
+
+@click.group(cls=_Group)
+@click.version_option(package_name="varroom")
+def cli() -> None:
+    """varroom: an open semi-automated video assistant referee (Law 11, offside)."""
+
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the verdict as one JSON object.")
+@click.option(
+    "--image",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write a top-down picture of the decision (PNG).",
+)
+def check(file: Path, as_json: bool, image: Path | None) -> None:
+    """Judge one situation FILE under Law 11."""
+    situation = load_situation(file)
+    verdict = judge(situation)
+    if image is not None:
+        from varroom.render import render_png  # matplotlib is slow to import: only when asked
+
+        render_png(situation, verdict, image)
+    if as_json:
+        click.echo(json.dumps(verdict.to_dict(), ensure_ascii=False))
+    else:
+        from varroom.report import print_verdict
+
+        print_verdict(situation, verdict)
+
+
+main = cli

@@ -1,0 +1,238 @@
+"""The reason: a verdict in plain English a fan can follow, citing the Law."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from varroom.judgement import Judgement, LineSetter, PlayerJudgement, Reference
+from varroom.law.offence import Involvement
+from varroom.situation import Action, InvolvementKind, Situation, Touch
+from varroom.verdict import Effect, Status, Step, Verdict
+
+_PLAYED = {
+    Action.PASS: "passed it",
+    Action.SHOT: "shot",
+    Action.HEADER: "headed it",
+    Action.CROSS: "crossed it",
+    Action.CLEARANCE: "cleared it",
+    Action.DEFLECTION: "touched it",
+    Action.SAVE: "saved it",
+    Action.THROW_IN: "took the throw-in",
+    Action.GOAL_KICK: "took the goal kick",
+    Action.CORNER_KICK: "took the corner kick",
+    Action.FREE_KICK: "took the free kick",
+    Action.KICK_OFF: "took the kick-off",
+    Action.PENALTY_KICK: "took the penalty kick",
+    Action.DROPPED_BALL: "played the dropped ball",
+}
+
+_INTERFERES = {
+    InvolvementKind.OBSTRUCTS_LINE_OF_VISION: "clearly obstructed an opponent's line of vision",
+    InvolvementKind.CHALLENGES_OPPONENT: "challenged an opponent for the ball",
+    InvolvementKind.ATTEMPTS_TO_PLAY_CLOSE: "clearly tried to play a ball close to him, affecting an opponent",
+    InvolvementKind.OBVIOUS_ACTION_IMPACTING_OPPONENT: "made an obvious action that affected an opponent",
+}
+
+_RESTART_NAME = {
+    Action.THROW_IN: "a throw-in",
+    Action.GOAL_KICK: "a goal kick",
+    Action.CORNER_KICK: "a corner kick",
+}
+
+
+def explain(situation: Situation, verdict: Verdict) -> Verdict:
+    """The verdict with its reason and the Law paragraph that decided it."""
+    reason, law = _Explainer(situation, verdict).reason()
+    return dataclasses.replace(verdict, reason=reason, law=law)
+
+
+def distance(margin_m: float) -> str:
+    """A margin as people say it: centimetres under a metre."""
+    size = abs(margin_m)
+    if size < 1.0:
+        return f"{round(size * 100)} cm"
+    return f"{size:.2f} m"
+
+
+class _Explainer:
+    def __init__(self, situation: Situation, verdict: Verdict) -> None:
+        self.s = situation
+        self.v = verdict
+
+    def name(self, player_id: str | None) -> str:
+        if player_id is None:
+            return "nobody"
+        return self.s.players[player_id].short_label
+
+    def play(self, judgement: Judgement) -> str:
+        touch = self.s.touches[judgement.index]
+        return f"{self.name(touch.player)} {_PLAYED.get(touch.action, 'played it')}"
+
+    def line(self, judgement: Judgement) -> str:
+        line = judgement.line
+        assert line is not None
+        if line.set_by is LineSetter.BALL:
+            return "the ball"
+        if line.set_by is LineSetter.SECOND_LAST_OPPONENT:
+            return f"{self.name(line.second_last)}, the second-last opponent,"
+        return "the halfway line"
+
+    def position(self, judged: PlayerJudgement, judgement: Judgement) -> str:
+        """'Kane was 4 cm nearer the goal line than the ball when Emerson headed it.'"""
+        who = self.name(judged.player)
+        reach = judged.reach
+        if reach.reference is Reference.LINE_CROSSED:
+            who = f"{who} (off the field, counted on the line he crossed, Law 11.4)"
+        elif reach.part is not None:
+            who = f"{who}'s {reach.part.value.replace('_', ' ')}"
+        when = f"when {self.play(judgement)}"
+        if judged.margin_m > 0:
+            return f"{who} was {distance(judged.margin_m)} nearer the goal line than {self.line(judgement)} {when}"
+        if judged.margin_m == 0:
+            return f"{who} was level with {self.line(judgement)} {when}, and level is onside"
+        if judgement.line is not None and judgement.line.set_by is LineSetter.HALFWAY_LINE:
+            return f"{who} was in his own half {when}"
+        return (
+            f"{who} was {distance(judged.margin_m)} behind {self.line(judgement)} {when}, so onside"
+        )
+
+    def between(self, start: int, end: int) -> list[Step]:
+        return [step for step in self.v.chain if start < step.index < end]
+
+    def happened(self, steps: list[Step], offender: str) -> str:
+        """Why the offside position still stood after the opponents' touches."""
+        phrases = []
+        mine = f"{self.name(offender)}'s offside position"
+        for step in steps:
+            if step.effect is Effect.DEFLECTION:
+                phrases.append(
+                    f"the ball then came off {self.name(step.player)} in a deflection, not a deliberate "
+                    f"play, so {mine} was not reset"
+                )
+            elif step.effect is Effect.SAVE:
+                phrases.append(
+                    f"{self.name(step.player)} then made a deliberate save, which does not reset {mine}"
+                )
+            elif step.effect is Effect.REBOUND:
+                what = (
+                    "the woodwork" if step.action == Action.WOODWORK.value else "a match official"
+                )
+                phrases.append(f"the ball then rebounded off {what}, which does not reset {mine}")
+        return "".join(f". {_capital(p)}" for p in phrases)
+
+    def reason(self) -> tuple[str, str]:
+        v = self.v
+        if v.status is Status.OFFENCE:
+            return self.offence(), "11.2"
+        judgement = v.judgement
+        if judgement is None:
+            return (
+                f"No player of {self.s.attacking_team} played the ball, so nobody could be "
+                "penalised for offside (Law 11.2).",
+                "11.2",
+            )
+        if v.status is Status.UNDECIDABLE or not judgement.decidable:
+            return (
+                f"Fewer than two opponents are known to be on the pitch when {self.play(judgement)}, "
+                "so the offside line cannot be drawn: undecidable (Law 11.1).",
+                "11.1",
+            )
+        return self.no_offence(judgement)
+
+    def offence(self) -> str:
+        v = self.v
+        assert v.judgement is not None and v.offender is not None and v.involved_at is not None
+        judged = v.judgement.attackers[v.offender]
+        text = self.position(judged, v.judgement)
+        text += self.happened(self.between(v.judgement.index, v.involved_at), v.offender)
+        touch = self.s.touches[v.involved_at]
+        if v.involvement is Involvement.INTERFERING_WITH_AN_OPPONENT or (
+            v.involvement is Involvement.GAINING_AN_ADVANTAGE and touch.player != v.offender
+        ):
+            kind = next(f.kind for f in touch.involvement if f.player == v.offender)
+            act = f"he {_INTERFERES[kind]}"
+        elif v.involvement is Involvement.GAINING_AN_ADVANTAGE:
+            act = "he then played the ball, gaining an advantage"
+        else:
+            act = "he then played the ball"
+        where = ""
+        if v.restart_spot_m is not None and self.s.attack_direction.sign * v.restart_spot_m[0] < 0:
+            where = ", in his own half"
+        return (
+            f"{text}; {act}: offside offence (Law 11.2). Indirect free kick to "
+            f"{self.s.defending_team} where the offence happened{where} (Law 11.4)."
+        )
+
+    def no_offence(self, judgement: Judgement) -> tuple[str, str]:
+        receiver = self.receiver_after(judgement)
+        judged = None if receiver is None else judgement.attackers.get(receiver)
+        if judged is None:
+            nearest = judgement.nearest_attacker()
+            if nearest is None:
+                return (
+                    f"No team-mate was on the pitch ahead of the ball when {self.play(judgement)}.",
+                    "11.1",
+                )
+            if nearest.offside_position:
+                return (
+                    f"{self.position(nearest, judgement)}, but he did not become involved in active "
+                    "play: no offence (Law 11.2).",
+                    "11.2",
+                )
+            return (
+                f"{self.position(nearest, judgement)}; no attacker was in an offside position (Law 11.1).",
+                "11.1",
+            )
+        text = self.position(judged, judgement)
+        if not judged.offside_position:
+            return f"{text}: no offence (Law 11.1).", "11.1"
+        if judgement.exempt_restart:
+            restart = _RESTART_NAME[self.s.touches[judgement.index].action]
+            return (
+                f"{text}, but there is no offside offence when the ball is received directly "
+                f"from {restart} (Law 11.3).",
+                "11.3",
+            )
+        reset = next(
+            (s for s in self.v.chain if s.index > judgement.index and s.effect is Effect.RESET),
+            None,
+        )
+        if reset is not None:
+            return (
+                f"{text}, but {self.name(reset.player)} then deliberately played the ball "
+                f"({reset.action.replace('_', ' ')}), which resets offside (Law 11.2): no offence.",
+                "11.2",
+            )
+        ended = next((s for s in self.v.chain if s.effect is Effect.OUT_OF_PLAY), None)
+        if ended is not None:
+            return (
+                f"{text}, but the ball then touched a match official and, under Law 9, play "
+                "stopped for a dropped ball before he became involved: no offence.",
+                "9",
+            )
+        return (
+            f"{text}, but he did not become involved in active play: no offence (Law 11.2).",
+            "11.2",
+        )
+
+    def receiver_after(self, judgement: Judgement) -> str | None:
+        """The first attacker to play the ball, or to interfere, after the judgement."""
+        for touch in self.s.touches[judgement.index :]:
+            involved = [f.player for f in touch.involvement if self.s.is_attacker(f.player)]
+            if involved:
+                return involved[0]
+            if _later_attacker_touch(self.s, touch, judgement):
+                return touch.player
+        return None
+
+
+def _later_attacker_touch(situation: Situation, touch: Touch, judgement: Judgement) -> bool:
+    return (
+        touch.player is not None
+        and situation.is_attacker(touch.player)
+        and touch is not situation.touches[judgement.index]
+    )
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]

@@ -1,0 +1,296 @@
+"""Reading a situation (format version 1, `shared/spec/situation.md`) from JSON.
+
+Every fault is an `InputError` naming the file and the JSON path of the fault, so that
+the command line can print one line and exit 2. Extra keys are ignored, as the format says.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from enum import Enum
+from pathlib import Path
+from typing import Any, TypeVar
+
+from varroom.errors import InputError
+from varroom.situation import (
+    Action,
+    BodyPart,
+    Direction,
+    Involvement,
+    InvolvementKind,
+    OffField,
+    Part,
+    Pitch,
+    Player,
+    Position,
+    Situation,
+    Touch,
+    action_without_player,
+)
+
+E = TypeVar("E", bound=Enum)
+
+
+def load_situation(path: str | Path) -> Situation:
+    """Read and check a situation file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InputError(path, "", f"cannot read the file: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise InputError(path, "$", "not JSON (not UTF-8 text)") from None
+    return parse_situation(text, source=str(path))
+
+
+def parse_situation(text: str, source: str = "<situation>") -> Situation:
+    """Check JSON text and build the situation it describes."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(
+            source, "$", f"not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
+        ) from None
+    return situation_from_dict(data, source)
+
+
+def situation_from_dict(data: Any, source: str = "<situation>") -> Situation:
+    """Build a situation from already-parsed JSON, checking every field."""
+    return _Reader(source).situation(data)
+
+
+class _Reader:
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, where: str, problem: str) -> InputError:
+        return InputError(self.source, where, problem)
+
+    # -- primitives ---------------------------------------------------------------------
+
+    def object(self, value: Any, where: str) -> Mapping[str, Any]:
+        if not isinstance(value, dict):
+            raise self.fail(where, f"expected an object, got {_kind(value)}")
+        return value
+
+    def array(self, value: Any, where: str) -> list[Any]:
+        if not isinstance(value, list):
+            raise self.fail(where, f"expected an array, got {_kind(value)}")
+        return value
+
+    def required(self, obj: Mapping[str, Any], key: str, where: str) -> Any:
+        if key not in obj:
+            raise self.fail(f"{where}.{key}", "missing")
+        return obj[key]
+
+    def number(self, value: Any, where: str) -> float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self.fail(where, f"expected a number, got {_kind(value)}")
+        if not math.isfinite(value):
+            raise self.fail(where, f"expected a finite number, got {value}")
+        return float(value)
+
+    def positive(self, value: Any, where: str) -> float:
+        number = self.number(value, where)
+        if number <= 0:
+            raise self.fail(where, f"expected a positive number, got {number}")
+        return number
+
+    def string(self, value: Any, where: str) -> str:
+        if not isinstance(value, str) or not value:
+            raise self.fail(where, f"expected a non-empty string, got {_kind(value)}")
+        return value
+
+    def boolean(self, value: Any, where: str) -> bool:
+        if not isinstance(value, bool):
+            raise self.fail(where, f"expected true or false, got {_kind(value)}")
+        return value
+
+    def choice(self, enum: type[E], value: Any, where: str) -> E:
+        allowed = ", ".join(member.value for member in enum)
+        if not isinstance(value, str):
+            raise self.fail(where, f"expected one of {allowed}, got {_kind(value)}")
+        try:
+            return enum(value)
+        except ValueError:
+            raise self.fail(where, f"unknown value {value!r}; expected one of {allowed}") from None
+
+    def point(self, value: Any, where: str, sizes: tuple[int, ...]) -> tuple[float, ...]:
+        items = self.array(value, where)
+        if len(items) not in sizes:
+            wanted = " or ".join(str(n) for n in sizes)
+            raise self.fail(where, f"expected {wanted} numbers, got {len(items)}")
+        return tuple(self.number(item, f"{where}[{i}]") for i, item in enumerate(items))
+
+    def player_ref(self, value: Any, where: str, players: Mapping[str, Player]) -> str:
+        player_id = self.string(value, where)
+        if player_id not in players:
+            raise self.fail(where, f"unknown player {player_id!r} (not in $.players)")
+        return player_id
+
+    # -- the format -----------------------------------------------------------------------
+
+    def situation(self, data: Any) -> Situation:
+        root = self.object(data, "$")
+        pitch = self.pitch(root.get("pitch"))
+        players = self.players(self.required(root, "players", "$"))
+        teams = list(dict.fromkeys(p.team for p in players.values()))
+        if len(teams) != 2:
+            raise self.fail("$.players", f"expected players of exactly two teams, got {len(teams)}")
+        attacking_team, direction = self.attack(root.get("attack"), teams)
+        touches = self.touches(self.required(root, "touches", "$"), players)
+        on_field = root.get("on_field")
+        decision = None
+        if on_field is not None:
+            on_field = self.object(on_field, "$.on_field")
+            if "decision" in on_field:
+                decision = self.string(on_field["decision"], "$.on_field.decision")
+        meta = self.object(root.get("meta", {}), "$.meta")
+        return Situation(
+            pitch=pitch,
+            attacking_team=attacking_team,
+            attack_direction=direction,
+            players=players,
+            touches=touches,
+            on_field_decision=decision,
+            meta=dict(meta),
+        )
+
+    def pitch(self, value: Any) -> Pitch:
+        if value is None:
+            return Pitch()
+        obj = self.object(value, "$.pitch")
+        default = Pitch()
+        return Pitch(
+            length_m=self.positive(obj.get("length", default.length_m), "$.pitch.length"),
+            width_m=self.positive(obj.get("width", default.width_m), "$.pitch.width"),
+        )
+
+    def players(self, value: Any) -> dict[str, Player]:
+        items = self.array(value, "$.players")
+        if not items:
+            raise self.fail("$.players", "no players")
+        players: dict[str, Player] = {}
+        for i, item in enumerate(items):
+            where = f"$.players[{i}]"
+            obj = self.object(item, where)
+            player_id = self.string(self.required(obj, "id", where), f"{where}.id")
+            if player_id in players:
+                raise self.fail(f"{where}.id", f"duplicate player id {player_id!r}")
+            number = obj.get("number")
+            if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
+                raise self.fail(f"{where}.number", f"expected a whole number, got {_kind(number)}")
+            name = obj.get("name")
+            players[player_id] = Player(
+                id=player_id,
+                team=self.string(self.required(obj, "team", where), f"{where}.team"),
+                goalkeeper=self.boolean(obj.get("goalkeeper", False), f"{where}.goalkeeper"),
+                name=None if name is None else self.string(name, f"{where}.name"),
+                number=number,
+            )
+        return players
+
+    def attack(self, value: Any, teams: list[str]) -> tuple[str, Direction]:
+        if value is None:
+            return teams[0], Direction.PLUS_X
+        obj = self.object(value, "$.attack")
+        team = self.string(obj.get("team", teams[0]), "$.attack.team")
+        if team not in teams:
+            raise self.fail("$.attack.team", f"unknown team {team!r}; teams are {', '.join(teams)}")
+        return team, self.choice(Direction, obj.get("towards", "+x"), "$.attack.towards")
+
+    def touches(self, value: Any, players: Mapping[str, Player]) -> tuple[Touch, ...]:
+        items = self.array(value, "$.touches")
+        if not items:
+            raise self.fail("$.touches", "no touches")
+        touches: list[Touch] = []
+        for i, item in enumerate(items):
+            touch = self.touch(item, f"$.touches[{i}]", players)
+            if touches and touch.t_s < touches[-1].t_s:
+                raise self.fail(
+                    f"$.touches[{i}].t",
+                    f"touches out of time order ({touch.t_s} s after {touches[-1].t_s} s)",
+                )
+            touches.append(touch)
+        return tuple(touches)
+
+    def touch(self, value: Any, where: str, players: Mapping[str, Player]) -> Touch:
+        obj = self.object(value, where)
+        t_s = self.number(self.required(obj, "t", where), f"{where}.t")
+        action = self.choice(Action, self.required(obj, "action", where), f"{where}.action")
+        player = obj.get("player")
+        if action_without_player(action):
+            if player is not None:
+                raise self.fail(
+                    f"{where}.player", f"a {action.value} touch has no player: use null"
+                )
+        elif player is None:
+            raise self.fail(f"{where}.player", f"a {action.value} needs the player who made it")
+        else:
+            player = self.player_ref(player, f"{where}.player", players)
+        ball = self.point(self.required(obj, "ball", where), f"{where}.ball", (2, 3))
+        positions_obj = self.object(self.required(obj, "positions", where), f"{where}.positions")
+        positions = {
+            self.player_ref(pid, f"{where}.positions", players): self.position(
+                pos, f"{where}.positions.{pid}"
+            )
+            for pid, pos in positions_obj.items()
+        }
+        involvement = tuple(
+            self.involvement(item, f"{where}.involvement[{k}]", players)
+            for k, item in enumerate(self.array(obj.get("involvement", []), f"{where}.involvement"))
+        )
+        return Touch(
+            t_s=t_s,
+            player=player,
+            action=action,
+            ball_m=(ball[0], ball[1], ball[2] if len(ball) == 3 else 0.0),
+            positions=positions,
+            involvement=involvement,
+        )
+
+    def position(self, value: Any, where: str) -> Position:
+        obj = self.object(value, where)
+        parts_obj = self.object(obj.get("parts", {}), f"{where}.parts")
+        parts = tuple(
+            self.part(name, raw, f"{where}.parts.{name}") for name, raw in parts_obj.items()
+        )
+        off_field = obj.get("off_field")
+        return Position(
+            x_m=self.number(self.required(obj, "x", where), f"{where}.x"),
+            y_m=self.number(self.required(obj, "y", where), f"{where}.y"),
+            parts=parts,
+            off_field=None
+            if off_field is None
+            else self.choice(OffField, off_field, f"{where}.off_field"),
+        )
+
+    def part(self, name: str, value: Any, where: str) -> Part:
+        part = self.choice(BodyPart, name, where)
+        if isinstance(value, list):
+            xyz = self.point(value, where, (2, 3))
+            return Part(part, xyz[0], xyz[1], xyz[2] if len(xyz) == 3 else None)
+        return Part(part, self.number(value, where))
+
+    def involvement(self, value: Any, where: str, players: Mapping[str, Player]) -> Involvement:
+        obj = self.object(value, where)
+        return Involvement(
+            player=self.player_ref(self.required(obj, "player", where), f"{where}.player", players),
+            kind=self.choice(InvolvementKind, self.required(obj, "kind", where), f"{where}.kind"),
+        )
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return {
+        dict: "an object",
+        list: "an array",
+        str: "a string",
+        int: "a number",
+        float: "a number",
+    }.get(type(value), type(value).__name__)

@@ -1,0 +1,146 @@
+"""The verdict: what the engine decided and everything needed to explain and draw it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from varroom.judgement import Judgement, PlayerJudgement, Reach
+from varroom.law.offence import Involvement
+from varroom.law.sanction import Restart
+from varroom.settings import LawSettings
+
+
+class Status(Enum):
+    OFFENCE = "offence"
+    NO_OFFENCE = "no_offence"
+    UNDECIDABLE = "undecidable"
+
+
+class Effect(Enum):
+    """What a touch did to the offside phase."""
+
+    JUDGEMENT = "judgement"  # a team-mate's play: positions judged (Law 11.2)
+    EXEMPT_RESTART = "exempt_restart"  # judged, but no offence directly from it (Law 11.3)
+    RESET = "reset"  # an opponent's deliberate play (Law 11.2)
+    DEFLECTION = "deflection"
+    SAVE = "save"
+    REBOUND = "rebound"
+    OUT_OF_PLAY = "out_of_play"  # off a match official, under the Law 9 setting
+    OFFENCE = "offence"
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One touch of the chain and what it did."""
+
+    index: int
+    player: str | None
+    action: str
+    effect: Effect
+    t_s: float
+    ball_m: tuple[float, float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    status: Status
+    offender: str | None
+    judged_at: int | None
+    involved_at: int | None
+    involvement: Involvement | None
+    restart: Restart | None
+    restart_spot_m: tuple[float, float] | None
+    margin_m: float | None
+    nearest_attacker: str | None
+    judgement: Judgement | None
+    chain: tuple[Step, ...]
+    reason: str
+    law: str
+    settings: LawSettings
+
+    @property
+    def offence(self) -> bool | None:
+        """True or False once judged; None when the data cannot settle it."""
+        return None if self.status is Status.UNDECIDABLE else self.status is Status.OFFENCE
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object `varroom check --json` prints (shared/spec/situation.md)."""
+        judgement = self.judgement
+        return {
+            "offence": self.offence,
+            "status": self.status.value,
+            "offender": self.offender,
+            "judged_at": self.judged_at,
+            "involved_at": self.involved_at,
+            "involvement": _value(self.involvement),
+            "restart": _value(self.restart),
+            "restart_spot_m": _rounded(self.restart_spot_m),
+            "margin_m": _round(self.margin_m),
+            "nearest_attacker": self.nearest_attacker,
+            "reason": self.reason,
+            "law": self.law,
+            "line": None if judgement is None or judgement.line is None else _line(judgement),
+            "positions": {} if judgement is None else _positions(judgement.attackers.values()),
+            "chain": [_step(step) for step in self.chain],
+            "settings": self.settings.to_dict(),
+        }
+
+
+def _value(member: Enum | None) -> Any:
+    return None if member is None else member.value
+
+
+def _round(value: float | None) -> float | None:
+    # Millimetres: finer than any tracking system measures.
+    return None if value is None or value != value else round(value, 3)
+
+
+def _rounded(values: tuple[float, ...] | None) -> list[float | None] | None:
+    return None if values is None else [_round(v) for v in values]
+
+
+def _reach(reach: Reach) -> dict[str, Any]:
+    return {
+        "x_m": _round(reach.x_m),
+        "y_m": _round(reach.y_m),
+        "reference": reach.reference.value,
+        "part": _value(reach.part),
+    }
+
+
+def _line(judgement: Judgement) -> dict[str, Any]:
+    line = judgement.line
+    assert line is not None
+    return {
+        "x_m": _round(line.x_m),
+        "set_by": line.set_by.value,
+        "ball_x_m": _round(line.ball_x_m),
+        "second_last_opponent": line.second_last,
+        "second_last_reach": None
+        if line.second_last_reach is None
+        else _reach(line.second_last_reach),
+    }
+
+
+def _positions(judged: Iterable[PlayerJudgement]) -> dict[str, Any]:
+    return {
+        j.player: {
+            "offside_position": j.offside_position,
+            "margin_m": _round(j.margin_m),
+            "reach": _reach(j.reach),
+        }
+        for j in judged
+    }
+
+
+def _step(step: Step) -> dict[str, Any]:
+    return {
+        "index": step.index,
+        "player": step.player,
+        "action": step.action,
+        "effect": step.effect.value,
+        "t_s": step.t_s,
+    }

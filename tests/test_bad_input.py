@@ -1,0 +1,177 @@
+"""Bad input: one line naming the file and the JSON path, exit code 2, never a traceback."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from situations import situation, through_ball, touch
+from varroom.cli import cli
+from varroom.errors import InputError
+from varroom.situation_json import parse_situation, situation_from_dict
+
+GOOD = through_ball(attacker_x=30.8)
+
+
+def broken(change):
+    data = copy.deepcopy(GOOD)
+    change(data)
+    return data
+
+
+CASES = {
+    "wrong type for a coordinate": (
+        lambda d: d["touches"][0]["positions"]["a2"].update(x="thirty"),
+        "$.touches[0].positions.a2.x",
+    ),
+    "unknown action": (
+        lambda d: d["touches"][1].update(action="backheel_wizardry"),
+        "$.touches[1].action",
+    ),
+    "unknown body part": (
+        lambda d: d["touches"][0]["positions"]["a2"].update(parts={"tail": 31.0}),
+        "$.touches[0].positions.a2.parts.tail",
+    ),
+    "position for an unknown player": (
+        lambda d: d["touches"][0]["positions"].update(ghost={"x": 1, "y": 1}),
+        "$.touches[0].positions",
+    ),
+    "touches out of time order": (lambda d: d["touches"][1].update(t=-1.0), "$.touches[1].t"),
+    "NaN coordinate": (
+        lambda d: d["touches"][0]["ball"].__setitem__(0, float("nan")),
+        "$.touches[0].ball[0]",
+    ),
+    "infinite coordinate": (
+        lambda d: d["touches"][1]["positions"]["d1"].update(y=float("inf")),
+        "$.touches[1].positions.d1.y",
+    ),
+    "one team": (lambda d: [p.update(team="A") for p in d["players"]], "$.players"),
+    "three teams": (lambda d: d["players"][-1].update(team="Z"), "$.players"),
+    "no touches": (lambda d: d.update(touches=[]), "$.touches"),
+    "touches missing": (lambda d: d.pop("touches"), "$.touches"),
+    "no ball": (lambda d: d["touches"][0].pop("ball"), "$.touches[0].ball"),
+    "ball with one number": (lambda d: d["touches"][0].update(ball=[1.0]), "$.touches[0].ball"),
+    "unknown toucher": (lambda d: d["touches"][0].update(player="nobody"), "$.touches[0].player"),
+    "rebound with a player": (
+        lambda d: d["touches"][1].update(action="woodwork"),
+        "$.touches[1].player",
+    ),
+    "unknown off_field": (
+        lambda d: d["touches"][0]["positions"]["d1"].update(off_field="sometimes"),
+        "$.touches[0].positions.d1.off_field",
+    ),
+    "unknown involvement kind": (
+        lambda d: d["touches"][1].update(involvement=[{"player": "a1", "kind": "stares"}]),
+        "$.touches[1].involvement[0].kind",
+    ),
+    "negative pitch": (lambda d: d.update(pitch={"length": -105}), "$.pitch.length"),
+    "unknown attacking team": (lambda d: d["attack"].update(team="X"), "$.attack.team"),
+    "bad direction": (lambda d: d["attack"].update(towards="north"), "$.attack.towards"),
+    "duplicate player": (lambda d: d["players"].append(dict(d["players"][0])), "$.players[4].id"),
+    "boolean as a number": (lambda d: d["touches"][0].update(t=True), "$.touches[0].t"),
+    "root is a list": (lambda d: None, "$"),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_each_bad_field_gets_exit_2_and_one_line_with_the_path(name, runner, tmp_path):
+    change, where = CASES[name]
+    data = [GOOD] if name == "root is a list" else broken(change)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data, allow_nan=True))
+    result = runner.invoke(
+        cli, ["check", str(path), "--json", "--image", str(tmp_path / "out.png")]
+    )
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert str(path) in lines[0] and f": {where}:" in lines[0]
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "out.png").exists()
+
+
+def test_not_json(runner, tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text("{'players': [}")
+    result = runner.invoke(cli, ["check", str(path)])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"varroom: {path}: $: not JSON")
+
+
+def test_missing_file(runner, tmp_path):
+    result = runner.invoke(cli, ["check", str(tmp_path / "nowhere.json")])
+    assert result.exit_code == 2
+    assert "nowhere.json" in result.stderr and "No such file" in result.stderr
+
+
+def test_not_utf8(runner, tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_bytes(b"\xff\xfe\x00garbage")
+    result = runner.invoke(cli, ["check", str(path)])
+    assert result.exit_code == 2 and "not JSON" in result.stderr
+
+
+def _mangle(data, draw):
+    """Replace, delete or retype one value somewhere in the situation."""
+    node = data
+    while True:
+        keys = list(node) if isinstance(node, dict) else list(range(len(node)))
+        if not keys:
+            return
+        key = draw(st.sampled_from(keys))
+        child = node[key]
+        if isinstance(child, dict | list) and child and draw(st.booleans()):
+            node = child
+            continue
+        replacement = draw(
+            st.one_of(
+                st.none(),
+                st.booleans(),
+                st.integers(-(10**6), 10**6),
+                st.floats(allow_nan=True, allow_infinity=True),
+                st.text(max_size=5),
+                st.just([]),
+                st.just({}),
+                st.just("DELETE"),
+            )
+        )
+        if replacement == "DELETE" and isinstance(node, dict):
+            del node[key]
+        elif replacement == "DELETE":
+            node.pop(key)
+        else:
+            node[key] = replacement
+        return
+
+
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_mangled_situations_never_raise_anything_but_input_error(draw):
+    data = copy.deepcopy(GOOD)
+    for _ in range(draw.draw(st.integers(1, 3))):
+        _mangle(data, draw.draw)
+    try:
+        situation_from_dict(data, "mangled.json")
+    except InputError as error:
+        assert str(error).startswith("mangled.json: $")
+        assert "\n" not in str(error)
+
+
+@settings(max_examples=100)
+@given(st.text(max_size=60))
+def test_arbitrary_text_is_input_error_or_a_situation(text):
+    try:
+        parse_situation(text, "text.json")
+    except InputError as error:
+        assert str(error).startswith("text.json: $")
+
+
+def test_good_situation_still_parses():
+    assert parse_situation(
+        json.dumps(situation([touch("a1", "pass", (0, 0), a1=(0, 0), d1=(1, 1))]))
+    )
