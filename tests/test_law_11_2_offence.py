@@ -181,3 +181,16 @@ def test_reason_names_players_and_gives_centimetres():
         "Kane was 1.00 m"
     )
     assert "Law 11.2" in verdict.reason
+
+
+def test_reason_names_an_uninvolved_player_in_an_offside_position():
+    # IFAB diagram 7: a2 beyond the line does nothing; onside a3 scores.
+    verdict = judged(situation([PASS, later("a3", "shot", 1.0)]))
+    assert verdict.nearest_attacker == "a2"
+    assert "a2 (1.00 m) was in an offside position but not involved" in verdict.reason
+
+
+def test_own_touch_before_a_shot_is_not_the_moment_he_is_judged_at():
+    receive = later("a2", "receive", 1.0)
+    verdict = judged(situation([PASS, receive, later("a2", "shot", 2.0)]))
+    assert verdict.offence and verdict.judged_at == 0 and verdict.involved_at == 1

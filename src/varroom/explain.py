@@ -74,8 +74,25 @@ class _Explainer:
         if line.set_by is LineSetter.BALL:
             return "the ball"
         if line.set_by is LineSetter.SECOND_LAST_OPPONENT:
-            return f"{self.name(line.second_last)}, the second-last opponent,"
+            off = line.second_last_reach is not None and (
+                line.second_last_reach.reference is Reference.LINE_CROSSED
+            )
+            where = " (off the field without permission, counted on the line he crossed)" if off else ""
+            return f"{self.name(line.second_last)}, the second-last opponent{where},{self.off_field(judgement)}"
         return "the halfway line"
+
+    def off_field(self, judgement: Judgement) -> str:
+        """Defenders who left without permission and so count on a line (Law 11.4)."""
+        assert judgement.line is not None
+        away = [
+            pid
+            for pid, reach in judgement.defenders.items()
+            if reach.reference is Reference.LINE_CROSSED and pid != judgement.line.second_last
+        ]
+        if not away:
+            return ""
+        names = " and ".join(self.name(pid) for pid in away)
+        return f" with {names} off the field without permission counted on the line he crossed (Law 11.4),"
 
     def position(self, judged: PlayerJudgement, judgement: Judgement) -> str:
         """'Kane was 4 cm nearer the goal line than the ball when Emerson headed it.'"""
@@ -185,7 +202,7 @@ class _Explainer:
             )
         text = self.position(judged, judgement)
         if not judged.offside_position:
-            return f"{text}: no offence (Law 11.1).", "11.1"
+            return f"{text}: no offence (Law 11.1).{self.bystanders(judgement, judged.player)}", "11.1"
         if judgement.exempt_restart:
             restart = _RESTART_NAME[self.s.touches[judgement.index].action]
             return (
@@ -214,6 +231,19 @@ class _Explainer:
             f"{text}, but he did not become involved in active play: no offence (Law 11.2).",
             "11.2",
         )
+
+    def bystanders(self, judgement: Judgement, receiver: str) -> str:
+        """Team-mates in an offside position who took no part: no offence (IFAB diagrams 2, 7)."""
+        idle = [
+            j
+            for j in judgement.attackers.values()
+            if j.offside_position and j.player != receiver and not judgement.exempt_restart
+        ]
+        if not idle:
+            return ""
+        names = ", ".join(f"{self.name(j.player)} ({distance(j.margin_m)})" for j in idle)
+        verb = "was" if len(idle) == 1 else "were"
+        return f" {names} {verb} in an offside position but not involved in active play (Law 11.2)."
 
     def receiver_after(self, judgement: Judgement) -> str | None:
         """The first attacker to play the ball, or to interfere, after the judgement."""

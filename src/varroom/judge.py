@@ -41,7 +41,9 @@ def judge(situation: Situation, settings: LawSettings = DEFAULT_SETTINGS) -> Ver
             break
         if by_attacker:
             assert touch.player is not None
-            key = last or key
+            # A player's own earlier touch (receive, then shoot) is not the play he is judged at.
+            if last is not None and situation.touches[last.index].player != touch.player:
+                key = last
             if current is not None and not current.decidable:
                 undecidable = True
             elif current is not None and current.can_be_penalised(touch.player):

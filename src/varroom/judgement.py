@@ -78,6 +78,7 @@ class Judgement:
     exempt_restart: bool
     line: OffsideLine | None  # None: fewer than two opponents on the pitch, undecidable
     attackers: Mapping[str, PlayerJudgement]
+    defenders: Mapping[str, Reach]
 
     @property
     def decidable(self) -> bool:
@@ -114,7 +115,7 @@ def judge_positions(situation: Situation, index: int, settings: LawSettings) -> 
             pid: PlayerJudgement(pid, False, float("nan"), reach)
             for pid, (_, reach) in attackers.items()
         }
-        return Judgement(index, exempt, None, undecided)
+        return Judgement(index, exempt, None, undecided, _reaches(defenders))
 
     ball = float(ball_depth_m(touch.ball_m[0], direction, settings))
     second_depth, second_reach = defenders[defender_ids[second]]
@@ -141,7 +142,11 @@ def judge_positions(situation: Situation, index: int, settings: LawSettings) -> 
         pid: PlayerJudgement(pid, bool(flags[k]), float(margins[k]), attackers[pid][1])
         for k, pid in enumerate(ids)
     }
-    return Judgement(index, exempt, line, judged)
+    return Judgement(index, exempt, line, judged, _reaches(defenders))
+
+
+def _reaches(players: Mapping[str, tuple[float, Reach]]) -> dict[str, Reach]:
+    return {pid: reach for pid, (_, reach) in players.items()}
 
 
 def _reach(

@@ -183,7 +183,9 @@ class Player:
     def short_label(self) -> str:
         """The surname, for pictures and running text after the first mention."""
         if self.name:
-            return self.name.split()[-1]
+            # Drop the given name, keep particles: "Pieter de Vries" -> "de Vries".
+            words = self.name.split()
+            return " ".join(words[1:]) if len(words) > 1 else self.name
         return self.label
 
 
