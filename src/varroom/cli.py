@@ -10,6 +10,7 @@ import click
 
 from varroom.errors import VarroomError
 from varroom.judge import judge
+from varroom.policy import Policy
 from varroom.situation_json import load_situation
 
 
@@ -46,10 +47,18 @@ def cli() -> None:
     type=click.Path(dir_okay=False, path_type=Path),
     help="Write a top-down picture of the decision (PNG).",
 )
-def check(file: Path, as_json: bool, image: Path | None) -> None:
+@click.option(
+    "--policy",
+    "policy_text",
+    default="ifab",
+    show_default=True,
+    help="How tight calls are settled: ifab, tolerance:5cm, daylight or confidence:0.95.",
+)
+def check(file: Path, as_json: bool, image: Path | None, policy_text: str) -> None:
     """Judge one situation FILE under Law 11."""
+    policy = Policy.parse(policy_text)
     situation = load_situation(file)
-    verdict = judge(situation)
+    verdict = judge(situation, policy=policy)
     if image is not None:
         from varroom.render import render_png  # matplotlib is slow to import: only when asked
 

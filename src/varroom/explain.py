@@ -6,6 +6,7 @@ import dataclasses
 
 from varroom.judgement import Judgement, LineSetter, PlayerJudgement, Reference
 from varroom.law.offence import Involvement
+from varroom.policy import Policy, PolicyKind
 from varroom.situation import Action, InvolvementKind, Situation, Touch
 from varroom.verdict import Effect, Status, Step, Verdict
 
@@ -42,8 +43,11 @@ _RESTART_NAME = {
 
 def explain(situation: Situation, verdict: Verdict) -> Verdict:
     """The verdict with its reason and the Law paragraph that decided it."""
-    reason, law = _Explainer(situation, verdict).reason()
-    return dataclasses.replace(verdict, reason=reason, law=law)
+    explainer = _Explainer(situation, verdict)
+    reason, law = explainer.reason()
+    return dataclasses.replace(
+        verdict, reason=reason, law=law, announcement=explainer.announcement()
+    )
 
 
 def distance(margin_m: float) -> str:
@@ -77,7 +81,9 @@ class _Explainer:
             off = line.second_last_reach is not None and (
                 line.second_last_reach.reference is Reference.LINE_CROSSED
             )
-            where = " (off the field without permission, counted on the line he crossed)" if off else ""
+            where = (
+                " (off the field without permission, counted on the line he crossed)" if off else ""
+            )
             return f"{self.name(line.second_last)}, the second-last opponent{where},{self.off_field(judgement)}"
         return "the halfway line"
 
@@ -202,7 +208,10 @@ class _Explainer:
             )
         text = self.position(judged, judgement)
         if not judged.offside_position:
-            return f"{text}: no offence (Law 11.1).{self.bystanders(judgement, judged.player)}", "11.1"
+            return (
+                f"{text}: no offence (Law 11.1).{self.bystanders(judgement, judged.player)}",
+                "11.1",
+            )
         if judgement.exempt_restart:
             restart = _RESTART_NAME[self.s.touches[judgement.index].action]
             return (
@@ -227,9 +236,27 @@ class _Explainer:
                 "stopped for a dropped ball before he became involved: no offence.",
                 "9",
             )
+        return f"{text}, but {self.policy_excuse(judged)}: no offence.", "11.1"
+
+    def policy_excuse(self, judged: PlayerJudgement) -> str:
+        """Why a player in an offside position who became involved was not penalised: the
+        competition's policy on tight calls (only policies other than the Law's own get here)."""
+        policy = Policy.parse(self.v.policy)
+        if policy.kind is PolicyKind.TOLERANCE:
+            return (
+                f"that is within the {distance(policy.tolerance_m)} tolerance of the "
+                f"competition's policy ({policy})"
+            )
+        if policy.kind is PolicyKind.DAYLIGHT:
+            return (
+                "part of his body was still level with the line, and the competition's daylight "
+                "policy penalises only when there is daylight between them"
+            )
+        chance = self.v.uncertainty.probability if self.v.uncertainty else float("nan")
         return (
-            f"{text}, but he did not become involved in active play: no offence (Law 11.2).",
-            "11.2",
+            f"the chance that he was in an offside position is {chance:.0%}, short of the "
+            f"{policy.confidence:.0%} the competition's policy ({policy}) requires, so the "
+            "on-field decision stands"
         )
 
     def bystanders(self, judgement: Judgement, receiver: str) -> str:
@@ -244,6 +271,52 @@ class _Explainer:
         names = ", ".join(f"{self.name(j.player)} ({distance(j.margin_m)})" for j in idle)
         verb = "was" if len(idle) == 1 else "were"
         return f" {names} {verb} in an offside position but not involved in active play (Law 11.2)."
+
+    def called(self, player_id: str | None) -> str:
+        """How the referee names a player in the stadium: by shirt number."""
+        if player_id is None:
+            return "nobody"
+        player = self.s.players[player_id]
+        return f"number {player.number}" if player.number is not None else player.short_label
+
+    def announcement(self) -> str:
+        """What the referee says in the stadium after the review (Law 11 in a sentence)."""
+        v, s = self.v, self.s
+        goal = s.on_field_decision == "goal"
+        if v.status is Status.UNDECIDABLE:
+            return (
+                "After review, the decision on the field stands: the tracking cannot show "
+                "where the second-last defender was."
+            )
+        judgement = v.judgement
+        passer = None if judgement is None else s.touches[judgement.index]
+        play = (
+            ""
+            if passer is None
+            else (f" when {self.called(passer.player)} {_PLAYED.get(passer.action, 'played it')}")
+        )
+        if v.status is Status.OFFENCE:
+            opening = "the goal is disallowed" if goal else "the decision is offside"
+            text = f"After review, {opening}: {self.called(v.offender)} was in an offside position{play}"
+            assert judgement is not None and v.involved_at is not None
+            for step in self.between(judgement.index, v.involved_at):
+                if step.effect is Effect.DEFLECTION:
+                    text += (
+                        f"; the touch by {self.called(step.player)} was a deflection, "
+                        "not a deliberate play"
+                    )
+                elif step.effect is Effect.SAVE:
+                    text += (
+                        f"; a deliberate save by {self.called(step.player)} does not change that"
+                    )
+            return text + ". The restart is an indirect free kick."
+        if s.on_field_decision == "offside":
+            opening = "the offside decision is overturned"
+        else:
+            opening = "the goal stands" if goal else "there is no offside offence"
+        if v.margin_m is not None and v.margin_m <= 0 and v.nearest_attacker is not None:
+            return f"After review, {opening}: {self.called(v.nearest_attacker)} was onside{play}."
+        return f"After review, {opening}: {_capital(self.v.reason)}"
 
     def receiver_after(self, judgement: Judgement) -> str | None:
         """The first attacker to play the ball, or to interfere, after the judgement."""

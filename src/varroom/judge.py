@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from varroom.certainty import judgement_uncertainty, probability
 from varroom.explain import explain
 from varroom.judgement import Judgement, judge_positions
 from varroom.law.offence import Involvement, gives_an_advantage, is_involved, resets_offside
 from varroom.law.sanction import sanction
+from varroom.policy import IFAB, STANDARD_POLICIES, Policy
 from varroom.settings import LawSettings, OfficialTouch
 from varroom.situation import Action, Situation, Touch
 from varroom.verdict import Effect, Status, Step, Verdict
 
 DEFAULT_SETTINGS = LawSettings()
+
+Penalisable = Callable[[Judgement, str], bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,68 +29,139 @@ class _Offence:
     spot_m: tuple[float, float]
 
 
-def judge(situation: Situation, settings: LawSettings = DEFAULT_SETTINGS) -> Verdict:
-    """The decision Law 11 requires for a situation, with its margin and reason."""
-    steps: list[Step] = []
-    current: Judgement | None = None  # the judgement an offence can still come from
-    last: Judgement | None = None  # the latest judgement, even after a reset
-    key: Judgement | None = None  # the latest judgement an attacker then became involved after
-    after_advantage = False
-    offence: _Offence | None = None
-    undecidable = False
+@dataclass(frozen=True, slots=True)
+class _Walk:
+    chain: tuple[Step, ...]
+    offence: _Offence | None
+    key: Judgement | None  # the judgement the verdict is about
+    undecidable: bool
 
-    for index, touch in enumerate(situation.touches):
-        by_attacker = touch.player is not None and situation.is_attacker(touch.player)
-        if touch.action is Action.OFFICIAL and settings.official_touch is OfficialTouch.OUT_OF_PLAY:
-            steps.append(_step(touch, index, Effect.OUT_OF_PLAY))
-            break
-        if by_attacker:
-            assert touch.player is not None
-            # A player's own earlier touch (receive, then shoot) is not the play he is judged at.
-            if last is not None and situation.touches[last.index].player != touch.player:
+    @property
+    def status(self) -> Status:
+        if self.offence is not None:
+            return Status.OFFENCE
+        return Status.UNDECIDABLE if self.undecidable else Status.NO_OFFENCE
+
+
+class _Judge:
+    """One situation under one set of settings: judgements and probabilities computed once,
+    shared by every policy's walk."""
+
+    def __init__(self, situation: Situation, settings: LawSettings) -> None:
+        self.situation = situation
+        self.settings = settings
+        self.on_field_offside = situation.on_field_decision == "offside"
+        self._judgements: dict[int, Judgement] = {}
+        self._probabilities: dict[tuple[int, str], float] = {}
+
+    def positions(self, index: int) -> Judgement:
+        if index not in self._judgements:
+            self._judgements[index] = judge_positions(self.situation, index, self.settings)
+        return self._judgements[index]
+
+    def probability(self, judgement: Judgement, player: str) -> float:
+        key = (judgement.index, player)
+        if key not in self._probabilities:
+            self._probabilities[key] = probability(self.situation, judgement, player, self.settings)
+        return self._probabilities[key]
+
+    def penalisable(self, policy: Policy) -> Penalisable:
+        """Law 11.2 and 11.3, with the policy deciding what counts as an offside position."""
+
+        def check(judgement: Judgement, player: str) -> bool:
+            judged = judgement.attackers.get(player)
+            return (
+                judged is not None
+                and not judgement.exempt_restart
+                and policy.offside(
+                    judged, lambda: self.probability(judgement, player), self.on_field_offside
+                )
+            )
+
+        return check
+
+    def walk(self, penalisable: Penalisable) -> _Walk:
+        situation, settings = self.situation, self.settings
+        steps: list[Step] = []
+        current: Judgement | None = None  # the judgement an offence can still come from
+        last: Judgement | None = None  # the latest judgement, even after a reset
+        key: Judgement | None = None  # the latest judgement an attacker became involved after
+        after_advantage = False
+        offence: _Offence | None = None
+        undecidable = False
+
+        for index, touch in enumerate(situation.touches):
+            by_attacker = touch.player is not None and situation.is_attacker(touch.player)
+            if (
+                touch.action is Action.OFFICIAL
+                and settings.official_touch is OfficialTouch.OUT_OF_PLAY
+            ):
+                steps.append(_step(touch, index, Effect.OUT_OF_PLAY))
+                break
+            if by_attacker:
+                assert touch.player is not None
+                # A player's own earlier touch (receive, then shoot) is not the play he is
+                # judged at.
+                if last is not None and situation.touches[last.index].player != touch.player:
+                    key = last
+                if current is not None and not current.decidable:
+                    undecidable = True
+                elif current is not None and penalisable(current, touch.player):
+                    involvement = is_involved(True, False, after_advantage)
+                    assert involvement is not None
+                    spot = (touch.ball_m[0], touch.ball_m[1])
+                    offence = _Offence(touch.player, current, index, involvement, spot)
+                if undecidable or offence:
+                    steps.append(
+                        _step(touch, index, Effect.OFFENCE if offence else Effect.JUDGEMENT)
+                    )
+                    break
+                # A new play by a team-mate sets up a new judgement (IFAB diagram 14).
+                current = last = self.positions(index)
+                after_advantage = False
+                effect = Effect.EXEMPT_RESTART if current.exempt_restart else Effect.JUDGEMENT
+            else:
+                effect = _opponent_effect(touch)
+            # Interference is judged against the positions before an opponent's touch changes
+            # them.
+            for fact in touch.involvement:
+                if not situation.is_attacker(fact.player) or current is None:
+                    continue
                 key = last
-            if current is not None and not current.decidable:
-                undecidable = True
-            elif current is not None and current.can_be_penalised(touch.player):
-                involvement = is_involved(True, False, after_advantage)
-                assert involvement is not None
-                offence = _Offence(
-                    touch.player, current, index, involvement, (touch.ball_m[0], touch.ball_m[1])
-                )
+                if not current.decidable:
+                    undecidable = True
+                elif penalisable(current, fact.player):
+                    involvement = is_involved(False, True, after_advantage)
+                    assert involvement is not None
+                    spot = _where(touch, fact.player)
+                    offence = _Offence(fact.player, current, index, involvement, spot)
+                if undecidable or offence:
+                    break
             if undecidable or offence:
-                steps.append(_step(touch, index, Effect.OFFENCE if offence else Effect.JUDGEMENT))
+                steps.append(_step(touch, index, Effect.OFFENCE if offence else effect))
                 break
-            # A new play by a team-mate sets up a new judgement (IFAB diagram 14).
-            current = last = judge_positions(situation, index, settings)
-            after_advantage = False
-            effect = Effect.EXEMPT_RESTART if current.exempt_restart else Effect.JUDGEMENT
-        else:
-            effect = _opponent_effect(touch)
-        # Interference is judged against the positions before an opponent's touch changes them.
-        for fact in touch.involvement:
-            if not situation.is_attacker(fact.player) or current is None:
-                continue
-            key = last
-            if not current.decidable:
-                undecidable = True
-            elif current.can_be_penalised(fact.player):
-                involvement = is_involved(False, True, after_advantage)
-                assert involvement is not None
-                offence = _Offence(
-                    fact.player, current, index, involvement, _where(touch, fact.player)
-                )
-            if undecidable or offence:
-                break
-        if undecidable or offence:
-            steps.append(_step(touch, index, Effect.OFFENCE if offence else effect))
-            break
-        steps.append(_step(touch, index, effect))
-        if not by_attacker and resets_offside(touch.kind):
-            current = None
-        elif not by_attacker and gives_an_advantage(touch.kind):
-            after_advantage = True
+            steps.append(_step(touch, index, effect))
+            if not by_attacker and resets_offside(touch.kind):
+                current = None
+            elif not by_attacker and gives_an_advantage(touch.kind):
+                after_advantage = True
 
-    return _verdict(situation, settings, tuple(steps), offence, key or last, undecidable)
+        return _Walk(tuple(steps), offence, key or last, undecidable)
+
+
+def judge(
+    situation: Situation, settings: LawSettings = DEFAULT_SETTINGS, policy: Policy = IFAB
+) -> Verdict:
+    """The decision Law 11 requires for a situation, with its margin, uncertainty and reason."""
+    judge_ = _Judge(situation, settings)
+    walk = judge_.walk(judge_.penalisable(policy))
+    outcomes = {
+        str(other): (
+            walk.status if other == policy else judge_.walk(judge_.penalisable(other)).status
+        )
+        for other in dict.fromkeys((policy, *STANDARD_POLICIES))
+    }
+    return _verdict(judge_, walk, policy, outcomes)
 
 
 def _opponent_effect(touch: Touch) -> Effect:
@@ -108,48 +184,48 @@ def _where(touch: Touch, player: str) -> tuple[float, float]:
     return position.x_m, position.y_m
 
 
-def _verdict(
-    situation: Situation,
-    settings: LawSettings,
-    chain: tuple[Step, ...],
-    offence: _Offence | None,
-    key: Judgement | None,
-    undecidable: bool,
-) -> Verdict:
+def _verdict(judge_: _Judge, walk: _Walk, policy: Policy, outcomes: dict[str, Status]) -> Verdict:
+    offence = walk.offence
+    restart = restart_spot = offender = involved_at = involvement = None
     if offence is not None:
-        restart, spot = sanction(offence.spot_m)
-        judged = offence.judgement.attackers[offence.offender]
-        status = Status.OFFENCE
-        judgement, nearest = offence.judgement, offence.offender
-        margin: float | None = judged.margin_m
-        offender, involved_at, involvement = (
-            offence.offender,
-            offence.involved_at,
-            offence.involvement,
-        )
-        restart_spot: tuple[float, float] | None = spot
-        restart_kind = restart
+        restart, restart_spot = sanction(offence.spot_m)
+        judgement: Judgement | None = offence.judgement
+        player: str | None = offence.offender
+        offender, involved_at, involvement = player, offence.involved_at, offence.involvement
     else:
-        judgement = key
-        closest = None if key is None or not key.decidable else key.nearest_attacker()
-        nearest = None if closest is None else closest.player
-        margin = None if closest is None else closest.margin_m
-        status = Status.UNDECIDABLE if undecidable else Status.NO_OFFENCE
-        offender = involved_at = involvement = restart_spot = restart_kind = None
+        judgement = walk.key
+        closest = (
+            None if judgement is None or not judgement.decidable else judgement.nearest_attacker()
+        )
+        player = None if closest is None else closest.player
+    margin = None if judgement is None or player is None else judgement.attackers[player].margin_m
+    spread = None
+    if judgement is not None and player is not None:
+        spread = judgement_uncertainty(
+            judge_.situation,
+            judgement,
+            player,
+            judge_.settings,
+            judge_.probability(judgement, player),
+        )
     verdict = Verdict(
-        status=status,
+        status=walk.status,
         offender=offender,
         judged_at=None if judgement is None else judgement.index,
         involved_at=involved_at,
         involvement=involvement,
-        restart=restart_kind,
+        restart=restart,
         restart_spot_m=restart_spot,
         margin_m=margin,
-        nearest_attacker=nearest,
+        nearest_attacker=player,
         judgement=judgement,
-        chain=chain,
+        chain=walk.chain,
         reason="",
-        law="11.2" if status is Status.OFFENCE else "11",
-        settings=settings,
+        law="",
+        settings=judge_.settings,
+        uncertainty=spread,
+        policy=str(policy),
+        policy_outcomes=outcomes,
+        tracking=judge_.situation.tracking,
     )
-    return explain(situation, verdict)
+    return explain(judge_.situation, verdict)

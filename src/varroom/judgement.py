@@ -20,6 +20,7 @@ from varroom.law.position import (
     offside_line_depth_m,
     offside_margin_m,
     offside_position,
+    rearmost_counting_part_m,
     second_last_opponent,
 )
 from varroom.law.restarts import no_offence_from
@@ -59,6 +60,7 @@ class PlayerJudgement:
     offside_position: bool
     margin_m: float
     reach: Reach
+    daylight_margin_m: float  # his rearmost counting part past the line: daylight when > 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,11 +86,6 @@ class Judgement:
     def decidable(self) -> bool:
         return self.line is not None
 
-    def can_be_penalised(self, player: str) -> bool:
-        """In an offside position from which an offence is possible (Law 11.2, 11.3)."""
-        judged = self.attackers.get(player)
-        return judged is not None and judged.offside_position and not self.exempt_restart
-
     def nearest_attacker(self) -> PlayerJudgement | None:
         return max(self.attackers.values(), key=lambda j: j.margin_m, default=None)
 
@@ -112,7 +109,7 @@ def judge_positions(situation: Situation, index: int, settings: LawSettings) -> 
     exempt = no_offence_from(touch.kind)
     if second < 0:
         undecided = {
-            pid: PlayerJudgement(pid, False, float("nan"), reach)
+            pid: PlayerJudgement(pid, False, float("nan"), reach, float("nan"))
             for pid, (_, reach) in attackers.items()
         }
         return Judgement(index, exempt, None, undecided, _reaches(defenders))
@@ -139,10 +136,22 @@ def judge_positions(situation: Situation, index: int, settings: LawSettings) -> 
     )
     flags = offside_position(margins)
     judged = {
-        pid: PlayerJudgement(pid, bool(flags[k]), float(margins[k]), attackers[pid][1])
+        pid: PlayerJudgement(
+            pid,
+            bool(flags[k]),
+            float(margins[k]),
+            attackers[pid][1],
+            _rear_depth(touch.positions[pid], situation, settings) - line_depth,
+        )
         for k, pid in enumerate(ids)
     }
     return Judgement(index, exempt, line, judged, _reaches(defenders))
+
+
+def _rear_depth(position: Position, situation: Situation, settings: LawSettings) -> float:
+    if counts_on_a_line(position):
+        return attacker_off_field_depth_m(situation.pitch)
+    return rearmost_counting_part_m(position, situation.attack_direction, settings)
 
 
 def _reaches(players: Mapping[str, tuple[float, Reach]]) -> dict[str, Reach]:

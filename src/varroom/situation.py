@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 
+from varroom.noise import NOISE_DEFAULTS, Tracking, TrackingSource
+
 
 class Direction(Enum):
     """Which goal line a team attacks."""
@@ -207,6 +209,7 @@ class Position:
     y_m: float
     parts: tuple[Part, ...] = ()
     off_field: OffField | None = None
+    v_mps: tuple[float, float] = (0.0, 0.0)  # velocity, for the moment-of-play timing error
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,6 +226,7 @@ class Touch:
     ball_m: tuple[float, float, float]
     positions: Mapping[str, Position]
     involvement: tuple[Involvement, ...] = ()
+    ball_v_mps: tuple[float, float] = (0.0, 0.0)
 
     @property
     def kind(self) -> TouchKind:
@@ -238,6 +242,9 @@ class Situation:
     touches: tuple[Touch, ...]
     on_field_decision: str | None = None
     meta: Mapping[str, object] = field(default_factory=dict)
+    tracking: Tracking = Tracking(
+        TrackingSource.CENTROID_OPTICAL, NOISE_DEFAULTS[TrackingSource.CENTROID_OPTICAL]
+    )
 
     @property
     def defending_team(self) -> str:

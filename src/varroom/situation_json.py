@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from varroom.errors import InputError
+from varroom.noise import NOISE_DEFAULTS, NoiseModel, Tracking, TrackingSource
 from varroom.situation import (
     Action,
     BodyPart,
@@ -98,6 +99,18 @@ class _Reader:
             raise self.fail(where, f"expected a positive number, got {number}")
         return number
 
+    def non_negative(self, value: Any, where: str) -> float:
+        number = self.number(value, where)
+        if number < 0:
+            raise self.fail(where, f"expected zero or more, got {number}")
+        return number
+
+    def velocity(self, value: Any, where: str) -> tuple[float, float]:
+        if value is None:
+            return (0.0, 0.0)
+        vx, vy = self.point(value, where, (2,))
+        return (vx, vy)
+
     def string(self, value: Any, where: str) -> str:
         if not isinstance(value, str) or not value:
             raise self.fail(where, f"expected a non-empty string, got {_kind(value)}")
@@ -148,6 +161,7 @@ class _Reader:
             if "decision" in on_field:
                 decision = self.string(on_field["decision"], "$.on_field.decision")
         meta = self.object(root.get("meta", {}), "$.meta")
+        has_parts = any(pos.parts for t in touches for pos in t.positions.values())
         return Situation(
             pitch=pitch,
             attacking_team=attacking_team,
@@ -156,7 +170,27 @@ class _Reader:
             touches=touches,
             on_field_decision=decision,
             meta=dict(meta),
+            tracking=self.tracking(root.get("tracking"), has_parts),
         )
+
+    def tracking(self, value: Any, has_parts: bool) -> Tracking:
+        """The noise model: the source's defaults, then any figure the situation gives."""
+        obj = self.object({} if value is None else value, "$.tracking")
+        default = TrackingSource.SKELETAL_OPTICAL if has_parts else TrackingSource.CENTROID_OPTICAL
+        source = default
+        if "source" in obj:
+            source = self.choice(TrackingSource, obj["source"], "$.tracking.source")
+        base = NOISE_DEFAULTS[source]
+        figures = {
+            name: self.non_negative(obj[name], f"$.tracking.{name}")
+            for name in ("position_sd_m", "ball_sd_m", "centroid_reach_sd_m", "timing_sd_s")
+            if name in obj
+        }
+        if "frame_rate_hz" in obj:
+            figures["frame_rate_hz"] = self.positive(
+                obj["frame_rate_hz"], "$.tracking.frame_rate_hz"
+            )
+        return Tracking(source, NoiseModel(**{**_fields(base), **figures}))
 
     def pitch(self, value: Any) -> Pitch:
         if value is None:
@@ -249,6 +283,7 @@ class _Reader:
             ball_m=(ball[0], ball[1], ball[2] if len(ball) == 3 else 0.0),
             positions=positions,
             involvement=involvement,
+            ball_v_mps=self.velocity(obj.get("ball_v"), f"{where}.ball_v"),
         )
 
     def position(self, value: Any, where: str) -> Position:
@@ -265,6 +300,7 @@ class _Reader:
             off_field=None
             if off_field is None
             else self.choice(OffField, off_field, f"{where}.off_field"),
+            v_mps=self.velocity(obj.get("v"), f"{where}.v"),
         )
 
     def part(self, name: str, value: Any, where: str) -> Part:
@@ -280,6 +316,10 @@ class _Reader:
             player=self.player_ref(self.required(obj, "player", where), f"{where}.player", players),
             kind=self.choice(InvolvementKind, self.required(obj, "kind", where), f"{where}.kind"),
         )
+
+
+def _fields(noise: NoiseModel) -> dict[str, Any]:
+    return {name: getattr(noise, name) for name in noise.__slots__}
 
 
 def _kind(value: Any) -> str:

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
 from varroom.judgement import Judgement, PlayerJudgement, Reach
 from varroom.law.offence import Involvement
 from varroom.law.sanction import Restart
+from varroom.noise import Tracking
 from varroom.settings import LawSettings
+from varroom.uncertainty import Uncertainty
 
 
 class Status(Enum):
@@ -60,6 +62,16 @@ class Verdict:
     reason: str
     law: str
     settings: LawSettings
+    uncertainty: Uncertainty | None = None
+    policy: str = "ifab"
+    policy_outcomes: Mapping[str, Status] = field(default_factory=dict)
+    announcement: str = ""
+    tracking: Tracking | None = None
+
+    @property
+    def policy_would_differ(self) -> bool:
+        """Whether another of the standard policies would reach another decision."""
+        return any(status is not self.status for status in self.policy_outcomes.values())
 
     @property
     def offence(self) -> bool | None:
@@ -80,12 +92,20 @@ class Verdict:
             "restart_spot_m": _rounded(self.restart_spot_m),
             "margin_m": _round(self.margin_m),
             "nearest_attacker": self.nearest_attacker,
+            **_spread(self.uncertainty),
+            "policy": self.policy,
+            "policy_outcomes": {
+                name: status.value for name, status in self.policy_outcomes.items()
+            },
+            "policy_would_differ": self.policy_would_differ,
             "reason": self.reason,
+            "announcement": self.announcement,
             "law": self.law,
             "line": None if judgement is None or judgement.line is None else _line(judgement),
             "positions": {} if judgement is None else _positions(judgement.attackers.values()),
             "chain": [_step(step) for step in self.chain],
             "settings": self.settings.to_dict(),
+            "tracking": None if self.tracking is None else _tracking(self.tracking),
         }
 
 
@@ -100,6 +120,35 @@ def _round(value: float | None) -> float | None:
 
 def _rounded(values: tuple[float, ...] | None) -> list[float | None] | None:
     return None if values is None else [_round(v) for v in values]
+
+
+def _spread(spread: Uncertainty | None) -> dict[str, Any]:
+    if spread is None:
+        return {
+            "margin_se_m": None,
+            "margin_ci_m": None,
+            "probability": None,
+            "confidence_class": None,
+        }
+    return {
+        "margin_se_m": _round(spread.margin_se_m),
+        "margin_ci_m": _rounded(spread.margin_ci_m),
+        "probability": None
+        if spread.probability != spread.probability
+        else round(spread.probability, 4),
+        "confidence_class": spread.confidence_class.value,
+    }
+
+
+def _tracking(tracking: Tracking) -> dict[str, Any]:
+    noise = tracking.noise
+    return {
+        "source": tracking.source.value,
+        "position_sd_m": noise.position_sd_m,
+        "ball_sd_m": noise.ball_sd_m,
+        "centroid_reach_sd_m": noise.centroid_reach_sd_m,
+        "timing_sd_s": noise.moment_sd_s,
+    }
 
 
 def _reach(reach: Reach) -> dict[str, Any]:

@@ -32,6 +32,18 @@ def nearest_counting_part(
     return float(best), best_part
 
 
+def rearmost_counting_part_m(
+    position: Position, direction: Direction, settings: LawSettings
+) -> float:
+    """The counting point farthest from the goal line: 'daylight' needs all of the body past."""
+    depths = [float(depth_m(position.x_m, direction))]
+    if settings.body_reference is BodyReference.COUNTING_PARTS:
+        depths += [
+            float(depth_m(p.x_m, direction)) for p in position.parts if p.part.counts_for_offside
+        ]
+    return min(depths)
+
+
 def ball_depth_m(
     ball_x_m: float | Floats, direction: Direction, settings: LawSettings
 ) -> float | Floats:

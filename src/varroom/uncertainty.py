@@ -1,0 +1,137 @@
+"""How sure a margin is: position noise per tracking source, the moment-of-play timing error,
+and the body's reach beyond a tracked centroid (docs/uncertainty.md gives the model).
+
+Every measured depth is taken as Gaussian around its measured value, independent between
+players, plus one shared timing error dt ~ N(0, timing_sd_s^2) that moves each player by his
+velocity along the pitch times dt. P(offside position) = P(a > max(ball, second-last, halfway))
+is computed under that model by a two-dimensional midpoint rule over dt and the attacker's own
+noise, with the second-last opponent's distribution written out as an order statistic. The standard error and the 95% interval are the linearised ones (attacker
+against whatever sets the line), which the Monte Carlo test checks too.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from enum import Enum
+
+import numpy as np
+import numpy.typing as npt
+from scipy.special import ndtr, ndtri
+
+Floats = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True, slots=True)
+class Depth:
+    """A measured depth along the attack, its standard deviation and its speed along the attack."""
+
+    depth_m: float
+    sd_m: float
+    speed_mps: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Uncertainty:
+    margin_m: float
+    margin_se_m: float
+    margin_ci_m: tuple[float, float]
+    probability: float  # P(offside position)
+    confidence_class: ConfidenceClass
+
+
+class ConfidenceClass(Enum):
+    """How a call stands against its uncertainty (thresholds in docs/uncertainty.md)."""
+
+    CLEAR = "clear"  # P(offside position) >= 0.999 or <= 0.001
+    TIGHT = "tight"  # beyond the 95% interval from level, but not clear
+    TOO_CLOSE_TO_CALL = "too_close_to_call"  # 0.025 < P < 0.975: level lies inside the 95% interval
+
+
+def confidence_class(probability: float) -> ConfidenceClass:
+    if probability >= 0.999 or probability <= 0.001:
+        return ConfidenceClass.CLEAR
+    if 0.025 < probability < 0.975:
+        return ConfidenceClass.TOO_CLOSE_TO_CALL
+    return ConfidenceClass.TIGHT
+
+
+# Midpoint rules in probability space: equal-weight nodes at the normal quantiles of
+# (k + 1/2) / n. Unlike Gauss-Hermite they stay accurate when the integrand is a step, as it is
+# when the timing error alone decides (sharp positions, fast players).
+_TIMING_NODES = ndtri((np.arange(48) + 0.5) / 48)
+_ATTACKER_NODES = ndtri((np.arange(96) + 0.5) / 96)
+_REACH_SD = 9.0  # beyond this many standard deviations a distribution is taken as certain
+_TINY_SD_M = 1e-6
+
+
+def probability_offside_position(
+    attacker: Depth, ball: Depth, defenders: list[Depth], halfway_m: float, timing_sd_s: float
+) -> float:
+    """P(attacker's depth > max(ball, second-last defender, halfway)) under the noise model."""
+    if len(defenders) < 2:
+        return float("nan")
+    low, high = _span(attacker, timing_sd_s)
+    if high <= halfway_m:
+        return 0.0
+    # Opponents surely behind the attacker never matter; two surely ahead make it impossible.
+    spans = [_span(d, timing_sd_s) for d in defenders]
+    certainly_ahead = [d for d, (lo, _) in zip(defenders, spans, strict=True) if lo > high]
+    uncertain = [
+        d for d, (lo, hi) in zip(defenders, spans, strict=True) if lo <= high and hi >= low
+    ]
+    if len(certainly_ahead) >= 2 or _span(ball, timing_sd_s)[0] > high:
+        return 0.0
+    dt = _TIMING_NODES * timing_sd_s
+    x = (
+        attacker.depth_m
+        + attacker.speed_mps * dt[:, None]
+        + max(attacker.sd_m, _TINY_SD_M) * _ATTACKER_NODES[None, :]
+    )
+    below = _cdf(x, ball, dt) * (x > halfway_m)
+    if uncertain:
+        cdfs = np.stack([_cdf(x, d, dt) for d in uncertain])
+        # With one opponent surely ahead, every other one must be behind.
+        below = below * (np.prod(cdfs, axis=0) if certainly_ahead else _second_largest_below(cdfs))
+    return float(np.clip(below.mean(), 0.0, 1.0))
+
+
+def _span(depth: Depth, timing_sd_s: float) -> tuple[float, float]:
+    reach = _REACH_SD * (depth.sd_m + abs(depth.speed_mps) * timing_sd_s)
+    return depth.depth_m - reach, depth.depth_m + reach
+
+
+def _cdf(x: Floats, depth: Depth, dt: Floats) -> Floats:
+    mean = depth.depth_m + depth.speed_mps * dt[:, None]
+    return ndtr((x - mean) / max(depth.sd_m, _TINY_SD_M))
+
+
+def _second_largest_below(cdfs: Floats) -> Floats:
+    """P(the second largest of independent variables < x), from each one's P(< x) (D, ...)."""
+    ones = np.ones_like(cdfs[:1])
+    before = np.cumprod(np.concatenate([ones, cdfs[:-1]]), axis=0)
+    after = np.cumprod(np.concatenate([ones, cdfs[:0:-1]]), axis=0)[::-1]
+    all_below = before[-1] * cdfs[-1]
+    exactly_one_above = ((1.0 - cdfs) * before * after).sum(axis=0)
+    return all_below + exactly_one_above
+
+
+def linearised_se_m(attacker: Depth, line: Depth, timing_sd_s: float) -> float:
+    """The margin's standard error: attacker against what sets the line, plus timing."""
+    relative_speed = attacker.speed_mps - line.speed_mps
+    return math.sqrt(attacker.sd_m**2 + line.sd_m**2 + (relative_speed * timing_sd_s) ** 2)
+
+
+def uncertainty(
+    attacker: Depth, line: Depth, timing_sd_s: float, probability: float
+) -> Uncertainty:
+    """The margin of `attacker` past `line`, with its linearised spread and P(offside position)."""
+    margin = attacker.depth_m - line.depth_m
+    se = linearised_se_m(attacker, line, timing_sd_s)
+    return Uncertainty(
+        margin_m=margin,
+        margin_se_m=se,
+        margin_ci_m=(margin - 1.96 * se, margin + 1.96 * se),
+        probability=probability,
+        confidence_class=confidence_class(probability),
+    )
