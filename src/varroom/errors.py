@@ -23,3 +23,13 @@ class InputError(VarroomError):
         super().__init__(
             f"{self.source}: {where}: {problem}" if where else f"{self.source}: {problem}"
         )
+
+
+class DataError(InputError):
+    """A match data file (or the set of them) that cannot be loaded: names the file."""
+
+    def __init__(self, path: str | Path | None, message: str, field: str = "") -> None:
+        # Only an unknown provider has no file to blame; the message then says what was given.
+        self.path = None if path is None else Path(path)
+        self.field = field
+        super().__init__("match data" if path is None else path, field, message)

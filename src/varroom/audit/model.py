@@ -1,0 +1,157 @@
+"""What a match audit finds: incidents, the officials' calls, and where the two agree."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from varroom.situation import Situation
+from varroom.verdict import Status, Verdict
+
+
+class IncidentSource(Enum):
+    """Where an incident's positions come from."""
+
+    TRACKING = "tracking"  # continuous tracking, at a moment of play found in it
+    FREEZE_FRAME = "freeze_frame"  # an event's freeze frame (StatsBomb 360)
+
+
+@dataclass(frozen=True, slots=True)
+class Incident:
+    """One attacking phase the engine judged: an offence, or a phase it could not settle."""
+
+    period: int
+    t_s: float  # seconds since the period's start, at the judged play
+    team: str  # the attacking team
+    situation: Situation
+    verdict: Verdict
+    source: IncidentSource
+    # How sure the chain of touches is (who played it, deliberate play or deflection), 0..1:
+    # 1 when event data names every touch, less when it was estimated from tracking.
+    chain_confidence: float = 1.0
+    event_index: int | None = None  # the event it came from, when there is one
+
+    @property
+    def status(self) -> Status:
+        return self.verdict.status
+
+    @property
+    def passer(self) -> str | None:
+        judged = self.verdict.judged_at
+        return None if judged is None else self.situation.touches[judged].player
+
+
+@dataclass(frozen=True, slots=True)
+class OfficialCall:
+    """An offside the referee's team called, as the event data records it."""
+
+    period: int
+    t_s: float
+    team: str | None  # the team penalised (the attacking team)
+    player: str | None  # the player penalised, where the data names him
+    raw_type: str
+    event_index: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Agreement:
+    """Incidents and calls paired by time: index pairs into `Audit.incidents` / `official_calls`."""
+
+    both: tuple[tuple[int, int], ...]
+    engine_only: tuple[int, ...]
+    official_only: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Audit:
+    match: str
+    incidents: tuple[Incident, ...]  # offences found by the engine
+    official_calls: tuple[OfficialCall, ...]
+    undecidable: tuple[Incident, ...]  # phases where an offence was possible but not settled
+    agreement: Agreement
+    phases_judged: int = 0  # every phase the engine judged, offence or not
+    notes: tuple[str, ...] = field(default=())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "match": self.match,
+            "phases_judged": self.phases_judged,
+            "incidents": [incident_dict(i) for i in self.incidents],
+            "official_calls": [
+                {
+                    "period": c.period,
+                    "t_s": round(c.t_s, 3),
+                    "clock": clock(c.period, c.t_s),
+                    "team": c.team,
+                    "player": c.player,
+                    "raw_type": c.raw_type,
+                }
+                for c in self.official_calls
+            ],
+            "undecidable": [incident_dict(i) for i in self.undecidable],
+            "agreement": {
+                "both": [{"incident": i, "official_call": c} for i, c in self.agreement.both],
+                "engine_only": list(self.agreement.engine_only),
+                "official_only": list(self.agreement.official_only),
+            },
+            "notes": list(self.notes),
+        }
+
+
+def clock(period: int, t_s: float) -> str:
+    """'1H 22:05' style match clock for people."""
+    minutes, seconds = divmod(int(t_s), 60)
+    return f"{period}H {minutes:02d}:{seconds:02d}"
+
+
+def incident_dict(incident: Incident) -> dict[str, Any]:
+    verdict = incident.verdict
+    return {
+        "period": incident.period,
+        "t_s": round(incident.t_s, 3),
+        "clock": clock(incident.period, incident.t_s),
+        "team": incident.team,
+        "passer": incident.passer,
+        "offender": verdict.offender,
+        "status": verdict.status.value,
+        "margin_m": None if verdict.margin_m is None else round(verdict.margin_m, 3),
+        "probability": None if verdict.uncertainty is None else verdict.uncertainty.probability,
+        "chain": [
+            {"player": s.player, "action": s.action, "effect": s.effect.value, "t_s": s.t_s}
+            for s in verdict.chain
+        ],
+        "chain_confidence": round(incident.chain_confidence, 3),
+        "source": incident.source.value,
+        "event_index": incident.event_index,
+        "reason": verdict.reason,
+    }
+
+
+def match_calls(
+    incidents: Sequence[Incident], calls: Sequence[OfficialCall], window_s: float = 8.0
+) -> Agreement:
+    """Pair each official call with the nearest unpaired incident of the same period and team
+    within `window_s` seconds (a flag goes up a few seconds after the pass)."""
+    pairs: list[tuple[int, int]] = []
+    used: set[int] = set()
+    for c_index, call in enumerate(calls):
+        candidates = [
+            (abs(incident.t_s - call.t_s), i_index)
+            for i_index, incident in enumerate(incidents)
+            if i_index not in used
+            and incident.period == call.period
+            and (call.team is None or incident.team == call.team)
+            and -1.0 <= call.t_s - incident.t_s <= window_s
+        ]
+        if candidates:
+            _, best = min(candidates)
+            used.add(best)
+            pairs.append((best, c_index))
+    paired_calls = {c for _, c in pairs}
+    return Agreement(
+        both=tuple(pairs),
+        engine_only=tuple(i for i in range(len(incidents)) if i not in used),
+        official_only=tuple(c for c in range(len(calls)) if c not in paired_calls),
+    )

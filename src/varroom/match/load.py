@@ -1,0 +1,122 @@
+"""`load_match`: any provider kloppy reads, as one `MatchTracking`."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from varroom.errors import DataError
+from varroom.match import skillcorner
+from varroom.match.convert import Loaded, to_match_tracking
+from varroom.match.files import check_file, find_malformed
+from varroom.match.providers import LOADERS, DatasetKind, Loader
+from varroom.match.tracking import MatchTracking, Provider
+
+FilePath = str | os.PathLike[str]
+
+
+@dataclass(frozen=True, slots=True)
+class _FastReader:
+    accepts: Callable[[Path], bool]  # given the raw data file
+    read: Callable[..., MatchTracking]  # given the files by kloppy's argument names
+
+
+_FAST_READERS: dict[Provider, _FastReader] = {
+    Provider.SKILLCORNER: _FastReader(skillcorner.accepts, skillcorner.read),
+}
+
+
+def load_match(
+    provider: str | Provider, *, fast: bool = True, **files: FilePath | Sequence[FilePath]
+) -> MatchTracking:
+    """Load a match from a provider's files, named as kloppy names them.
+
+    For example `load_match("statsbomb", event_data=..., lineup_data=...,
+    three_sixty_data=...)` or `load_match("sportec", meta_data=..., event_data=...,
+    raw_data=...)`: every loader of the provider whose files are all given is used, so
+    events and tracking of one match load together. `fast` uses varroom's own reader
+    where one exists (SkillCorner) instead of kloppy's; both give the same match.
+
+    Raises DataError naming the file for an unknown provider, a missing, empty,
+    truncated or malformed file, or a file of another provider or kind.
+    """
+    paths = {name: _paths(value) for name, value in files.items()}
+    first_path = next((group[0] for group in paths.values() if group), None)
+    provider = _provider(provider, first_path)
+    loaders = _loaders(provider, paths, first_path)
+    for loader in loaders:
+        for spec in loader.files:
+            given = paths.get(spec.name, [])
+            if len(given) > 1 and not spec.many:
+                raise DataError(given[1], f"{provider.value} takes one {spec.name} file")
+            for path in given:
+                check_file(path, spec, provider.value)
+    fast_reader = _FAST_READERS.get(provider)
+    if fast and fast_reader is not None and fast_reader.accepts(paths["raw_data"][0]):
+        return fast_reader.read(**{name: group[0] for name, group in paths.items()})
+    return to_match_tracking(provider, [_read(provider, loader, paths) for loader in loaders])
+
+
+def _paths(value: FilePath | Sequence[FilePath]) -> list[Path]:
+    if isinstance(value, str | os.PathLike):
+        return [Path(value)]
+    return [Path(item) for item in value]
+
+
+def _provider(name: str | Provider, first_path: Path | None) -> Provider:
+    try:
+        return Provider(name.lower() if isinstance(name, str) else name)
+    except ValueError:
+        known = ", ".join(provider.value for provider in Provider)
+        raise DataError(first_path, f"unknown provider {name!r} (known: {known})") from None
+
+
+def _loaders(
+    provider: Provider, paths: dict[str, list[Path]], first_path: Path | None
+) -> list[Loader]:
+    """The provider's loaders whose files are all given, the first of each kind; every
+    given file must be read by one of them."""
+    chosen: dict[DatasetKind, Loader] = {}
+    for loader in LOADERS[provider]:
+        if all(spec.name in paths for spec in loader.files if spec.required):
+            chosen.setdefault(loader.kind, loader)
+    if not chosen:
+        reads = " or ".join(
+            " + ".join(spec.name for spec in loader.files if spec.required)
+            for loader in LOADERS[provider]
+        )
+        given = ", ".join(paths) or "no files"
+        raise DataError(first_path, f"{provider.value} reads {reads}; given {given}")
+    read = {spec.name for loader in chosen.values() for spec in loader.files}
+    for name, group in paths.items():
+        if name not in read:
+            raise DataError(
+                group[0] if group else first_path,
+                f"{provider.value} reads no {name} with {', '.join(sorted(read & set(paths)))}",
+            )
+    return list(chosen.values())
+
+
+def _read(provider: Provider, loader: Loader, paths: dict[str, list[Path]]) -> Loaded:
+    given = [spec for spec in loader.files if spec.name in paths]
+    arguments = {
+        spec.name: [str(path) for path in paths[spec.name]]
+        if spec.many
+        else str(paths[spec.name][0])
+        for spec in given
+    }
+    main_file = paths[loader.files[0].name][0]
+    try:
+        dataset = loader.read(**arguments, coordinates=loader.coordinates, **loader.options)
+    except Exception as error:  # kloppy raises anything from KeyError to lxml's errors
+        malformed = find_malformed([(path, spec) for spec in given for path in paths[spec.name]])
+        if malformed is not None:
+            raise malformed from error
+        message = " ".join(f"{type(error).__name__}: {error}".split())
+        raise DataError(
+            main_file,
+            f"kloppy cannot read this {provider.value} {loader.kind.value} data: {message}",
+        ) from error
+    return Loaded(loader, dataset, main_file)
