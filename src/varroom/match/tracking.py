@@ -46,6 +46,7 @@ class Provider(Enum):
     STATSPERFORM = "statsperform"
     TRACAB = "tracab"
     WYSCOUT = "wyscout"
+    SYNTHETIC = "synthetic"  # varroom's own generated matches (varroom.audit.synthetic)
 
 
 class PitchSource(Enum):
