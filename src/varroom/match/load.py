@@ -67,10 +67,13 @@ def _paths(value: FilePath | Sequence[FilePath]) -> list[Path]:
 
 def _provider(name: str | Provider, first_path: Path | None) -> Provider:
     try:
-        return Provider(name.lower() if isinstance(name, str) else name)
+        provider = Provider(name.lower() if isinstance(name, str) else name)
     except ValueError:
-        known = ", ".join(provider.value for provider in Provider)
+        provider = None
+    if provider not in LOADERS:
+        known = ", ".join(p.value for p in LOADERS)
         raise DataError(first_path, f"unknown provider {name!r} (known: {known})") from None
+    return provider
 
 
 def _loaders(
