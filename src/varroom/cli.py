@@ -59,16 +59,17 @@ def check(file: Path, as_json: bool, image: Path | None, policy_text: str) -> No
     policy = Policy.parse(policy_text)
     situation = load_situation(file)
     verdict = judge(situation, policy=policy)
-    if image is not None:
-        from varroom.render import render_png  # matplotlib is slow to import: only when asked
-
-        render_png(situation, verdict, image)
     if as_json:
         click.echo(json.dumps(verdict.to_dict(), ensure_ascii=False))
     else:
         from varroom.report import print_verdict
 
         print_verdict(situation, verdict)
+    # The verdict comes first: a picture that cannot be written must not hide it.
+    if image is not None:
+        from varroom.render import render_png  # matplotlib is slow to import: only when asked
+
+        render_png(situation, verdict, image)
 
 
 main = cli

@@ -1,0 +1,618 @@
+"""The picture must not lie: read the drawn artists back and check them against the verdict.
+
+Positions are compared in display pixels: an artist's own transform applied to its data, against
+the main view's data transform applied to the expected point in mplsoccer's corner-origin
+coordinates (situation metres + half the pitch). A wrong offset, a swapped axis or a flipped
+direction moves the artist and fails here.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import struct
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from matplotlib.artist import Artist
+from matplotlib.axes import Axes
+from matplotlib.collections import PathCollection
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+
+import varroom
+from situations import situations
+from varroom.errors import VarroomError
+from varroom.render import RenderError, draw, render_png
+from varroom.situation import Situation
+from varroom.verdict import Status, Verdict
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+KANE = EXAMPLES / "tottenham-sporting-2022-kane.json"
+
+# A pitch that is not the default, so that a hard-coded 105 x 68 shows.
+LENGTH, WIDTH = 100.0, 64.0
+
+
+# -- building situations ----------------------------------------------------------------------
+
+
+def pos(x: float, y: float, **extra: Any) -> dict[str, Any]:
+    return {"x": x, "y": y, **extra}
+
+
+def build(
+    touches: list[dict[str, Any]],
+    towards: str = "+x",
+    players: list[dict[str, Any]] | None = None,
+    pitch: tuple[float, float] = (LENGTH, WIDTH),
+) -> Situation:
+    if players is None:
+        ids = dict.fromkeys(pid for t in touches for pid in t["positions"])
+        players = [
+            {"id": pid, "team": "A" if pid.startswith("a") else "D", "name": f"Name {pid.upper()}"}
+            for pid in ids
+        ]
+    data = {
+        "pitch": {"length": pitch[0], "width": pitch[1]},
+        "players": players,
+        "attack": {"team": "A", "towards": towards},
+        "touches": touches,
+    }
+    return varroom.parse_situation(json.dumps(data))
+
+
+def touch(player: str | None, action: str, ball: tuple[float, float], t: float, **positions: Any):
+    return {
+        "t": t,
+        "player": player,
+        "action": action,
+        "ball": list(ball),
+        "positions": {pid: p if isinstance(p, dict) else pos(*p) for pid, p in positions.items()},
+    }
+
+
+def through_ball(sign: float = 1.0, attacker_x: float = 30.5, parts: dict | None = None):
+    """a1 passes from x=10; a2 runs onto it; d1 is second-last at x=30; gk deeper (mirrored by sign)."""
+    attacker = pos(sign * attacker_x, 5.0, **({"parts": parts} if parts else {}))
+    return build(
+        [
+            touch(
+                "a1",
+                "pass",
+                (sign * 10, 0),
+                0.0,
+                a1=(sign * 10, 0),
+                a2=attacker,
+                d1=(sign * 30, 3),
+                gk=(sign * 45, 0),
+            ),
+            touch(
+                "a2",
+                "shot",
+                (sign * 33, 5),
+                1.5,
+                a1=(sign * 12, 0),
+                a2=(sign * 33, 5),
+                d1=(sign * 31, 3),
+                gk=(sign * 45, 0),
+            ),
+        ],
+        towards="+x" if sign > 0 else "-x",
+    )
+
+
+def judged(situation: Situation) -> tuple[Situation, Verdict, Figure]:
+    verdict = varroom.judge(situation)
+    return situation, verdict, draw(situation, verdict)
+
+
+# -- reading the figure back ------------------------------------------------------------------
+
+
+def by_gid(figure: Figure, gid: str) -> list[Artist]:
+    return list(figure.findobj(lambda artist: artist.get_gid() == gid))
+
+
+def one(figure: Figure, gid: str) -> Any:
+    found = by_gid(figure, gid)
+    assert len(found) == 1, f"expected one artist with gid {gid!r}, found {len(found)}"
+    return found[0]
+
+
+def main_axes(figure: Figure, artist: Artist) -> Axes:
+    axes = artist.axes
+    assert axes is not None
+    return axes
+
+
+def display_points(artist: Artist) -> np.ndarray:
+    """Where an artist's points land on the canvas, in pixels."""
+    if isinstance(artist, Line2D):
+        data = np.column_stack([artist.get_xdata(), artist.get_ydata()]).astype(float)
+        return artist.get_transform().transform(data)
+    if isinstance(artist, PathCollection):
+        return artist.get_offset_transform().transform(artist.get_offsets())
+    raise TypeError(type(artist))
+
+
+def expected_display(axes: Axes, situation: Situation, x_m: float, y_m: float) -> np.ndarray:
+    half_l, half_w = situation.pitch.length_m / 2, situation.pitch.width_m / 2
+    return axes.transData.transform([[x_m + half_l, y_m + half_w]])[0]
+
+
+def pixels_per_metre(axes: Axes) -> float:
+    (x0, _), (x1, _) = axes.transData.transform([[0.0, 0.0], [1.0, 0.0]])
+    return abs(x1 - x0)
+
+
+def assert_vertical_at(axes: Axes, line: Line2D, situation: Situation, x_m: float) -> None:
+    points = display_points(line)
+    expected_x = expected_display(axes, situation, x_m, 0.0)[0]
+    # Within a millimetre of the pitch.
+    tolerance = max(0.5, 0.001 * pixels_per_metre(axes))
+    assert np.allclose(points[:, 0], expected_x, atol=tolerance), (points[:, 0], expected_x)
+
+
+def banner(figure: Figure) -> str:
+    return one(figure, "banner-title").get_text()
+
+
+# -- the offside line, the reach, the margin --------------------------------------------------
+
+
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_offside_line_is_drawn_through_the_second_last_defender(sign: float) -> None:
+    situation, verdict, figure = judged(through_ball(sign))
+    assert verdict.judgement is not None and verdict.judgement.line is not None
+    line = verdict.judgement.line
+    assert line.x_m == pytest.approx(sign * 30)
+    drawn = one(figure, "offside-line")
+    assert_vertical_at(main_axes(figure, drawn), drawn, situation, line.x_m)
+    # It crosses the whole width of the pitch.
+    ys = sorted(float(y) for y in drawn.get_ydata())
+    assert ys == pytest.approx([0.0, situation.pitch.width_m])
+    label = one(figure, "offside-line-label").get_text()
+    assert "2nd-last defender" in label and "D1" in label
+
+
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_attackers_reach_point_and_line_are_where_the_judgement_says(sign: float) -> None:
+    parts = {"head": sign * 30.62, "left_hand": sign * 31.5}  # the hand never counts
+    situation, verdict, figure = judged(through_ball(sign, parts=parts))
+    assert verdict.offender == "a2"
+    reach = verdict.judgement.attackers["a2"].reach
+    assert reach.x_m == pytest.approx(sign * 30.62)  # the head, not the hand
+    point = one(figure, "reach-point")
+    axes = main_axes(figure, point)
+    np.testing.assert_allclose(
+        display_points(point)[0], expected_display(axes, situation, reach.x_m, reach.y_m), atol=0.5
+    )
+    assert_vertical_at(axes, one(figure, "reach-line"), situation, reach.x_m)
+    # The reach is on the goal side of the offside line, by the margin.
+    line_px = display_points(one(figure, "offside-line"))[0, 0]
+    reach_px = display_points(point)[0, 0]
+    assert (reach_px - line_px) * sign == pytest.approx(0.62 * pixels_per_metre(axes), rel=0.01)
+
+
+def test_margin_is_labelled_in_centimetres_with_its_sign() -> None:
+    _, verdict, figure = judged(through_ball(attacker_x=30.04))
+    assert verdict.status is Status.OFFENCE
+    assert one(figure, "margin-label").get_text().startswith("+4 cm")
+    assert one(figure, "closeup-margin").get_text() == "+4 cm"
+
+    _, verdict, figure = judged(through_ball(attacker_x=29.65))
+    assert verdict.status is Status.NO_OFFENCE
+    assert one(figure, "margin-label").get_text().startswith("\u221235 cm")
+    assert one(figure, "closeup-margin").get_text() == "\u221235 cm"
+
+
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_closeup_ruler_puts_the_attacker_the_margin_away_towards_goal(sign: float) -> None:
+    _, verdict, figure = judged(through_ball(sign, attacker_x=30.04))
+    zero = one(figure, "closeup-offside-line").get_xdata()[0]
+    reach = one(figure, "closeup-reach-line").get_xdata()[0]
+    assert zero == 0
+    assert reach == pytest.approx(sign * verdict.margin_m)
+
+
+def test_ball_line_is_drawn_only_when_the_ball_is_not_the_line() -> None:
+    situation, verdict, figure = judged(through_ball())
+    ball_line = one(figure, "ball-line")
+    assert_vertical_at(main_axes(figure, ball_line), ball_line, situation, 10.0)
+
+    # The ball ahead of the second-last defender sets the line.
+    situation = build(
+        [
+            touch("a1", "pass", (36, 0), 0.0, a1=(36, 0), a2=(36.3, 5), d1=(30, 3), gk=(45, 0)),
+            touch("a2", "shot", (37, 5), 1.0, a1=(36, 0), a2=(37, 5), d1=(31, 3), gk=(45, 0)),
+        ]
+    )
+    situation, verdict, figure = judged(situation)
+    assert verdict.judgement.line.x_m == pytest.approx(36)
+    assert by_gid(figure, "ball-line") == []
+    drawn = one(figure, "offside-line")
+    assert_vertical_at(main_axes(figure, drawn), drawn, situation, 36.0)
+    assert one(figure, "offside-line-label").get_text() == "offside line (ball)"
+
+
+# -- the banner -------------------------------------------------------------------------------
+
+
+def test_banner_says_offside_with_the_offender_and_margin() -> None:
+    _, verdict, figure = judged(through_ball(attacker_x=30.5))
+    assert verdict.status is Status.OFFENCE
+    assert banner(figure) == "OFFSIDE \u2014 A2, 50 cm"
+    assert "Law 11.2" in one(figure, "banner-reason").get_text()
+
+
+def test_banner_says_onside() -> None:
+    _, verdict, figure = judged(through_ball(attacker_x=29.0))
+    assert verdict.status is Status.NO_OFFENCE
+    assert banner(figure).startswith("ONSIDE")
+    assert "OFFSIDE" not in banner(figure)
+
+
+def test_banner_says_undecidable_with_one_defender() -> None:
+    situation = build(
+        [
+            touch("a1", "pass", (10, 0), 0.0, a1=(10, 0), a2=(30, 5), gk=(45, 0)),
+            touch("a2", "shot", (33, 5), 1.0, a1=(12, 0), a2=(33, 5), gk=(45, 0)),
+        ],
+        players=[
+            {"id": "a1", "team": "A"},
+            {"id": "a2", "team": "A"},
+            {"id": "gk", "team": "D", "goalkeeper": True},
+            {"id": "d9", "team": "D"},  # listed, not on the pitch
+        ],
+    )
+    situation, verdict, figure = judged(situation)
+    assert verdict.status is Status.UNDECIDABLE
+    assert banner(figure).startswith("UNDECIDABLE")
+    assert by_gid(figure, "offside-line") == []
+
+
+# -- players and the ball ---------------------------------------------------------------------
+
+
+def test_players_and_ball_are_drawn_at_the_judged_touch() -> None:
+    situation, verdict, figure = judged(through_ball())
+    assert verdict.judged_at == 0
+    at = situation.touches[0]
+    for player_id, where in at.positions.items():
+        marker = one(figure, f"player:{player_id}")
+        axes = main_axes(figure, marker)
+        np.testing.assert_allclose(
+            display_points(marker)[0],
+            expected_display(axes, situation, where.x_m, where.y_m),
+            atol=0.5,
+        )
+    ball = one(figure, "ball")
+    np.testing.assert_allclose(
+        display_points(ball)[0],
+        expected_display(main_axes(figure, ball), situation, 10.0, 0.0),
+        atol=0.5,
+    )
+    # The offender where he played the ball, faintly.
+    ghost = one(figure, "involved:a2")
+    np.testing.assert_allclose(
+        display_points(ghost)[0],
+        expected_display(main_axes(figure, ghost), situation, 33.0, 5.0),
+        atol=0.5,
+    )
+    # The ball's path through the touches, in order.
+    path = one(figure, "ball-path")
+    np.testing.assert_allclose(
+        display_points(path),
+        [expected_display(main_axes(figure, path), situation, x, y) for x, y in ((10, 0), (33, 5))],
+        atol=0.5,
+    )
+
+
+def test_judged_touch_is_the_last_team_mates_play_not_the_first_touch() -> None:
+    """After a new pass by a team-mate, positions are those of that pass."""
+    situation = build(
+        [
+            touch(
+                "a1",
+                "pass",
+                (0, 0),
+                0.0,
+                a1=(0, 0),
+                a2=(20, 5),
+                a3=(10, -5),
+                d1=(30, 3),
+                gk=(45, 0),
+            ),
+            touch(
+                "a3",
+                "pass",
+                (15, -5),
+                1.0,
+                a1=(2, 0),
+                a2=(31, 5),
+                a3=(15, -5),
+                d1=(30, 3),
+                gk=(45, 0),
+            ),
+            touch(
+                "a2",
+                "shot",
+                (34, 5),
+                2.0,
+                a1=(2, 0),
+                a2=(34, 5),
+                a3=(16, -5),
+                d1=(31, 3),
+                gk=(45, 0),
+            ),
+        ]
+    )
+    situation, verdict, figure = judged(situation)
+    assert verdict.judged_at == 1
+    marker = one(figure, "player:a2")
+    np.testing.assert_allclose(
+        display_points(marker)[0],
+        expected_display(main_axes(figure, marker), situation, 31, 5),
+        atol=0.5,
+    )
+
+
+def test_view_is_zoomed_on_the_action_with_true_aspect_and_the_penalty_area() -> None:
+    situation, verdict, figure = judged(through_ball())
+    axes = main_axes(figure, one(figure, "offside-line"))
+    x0, x1 = axes.get_xlim()
+    y0, y1 = axes.get_ylim()
+    half_l, half_w = LENGTH / 2, WIDTH / 2
+    # Zoomed: not the whole pitch, but the ball, the line and the attacker are in view.
+    assert x1 - x0 < LENGTH
+    for x_m, y_m in ((10, 0), (30, 3), (30.5, 5), (33, 5)):
+        assert x0 < x_m + half_l < x1 and y0 < y_m + half_w < y1
+    # Near goal, the penalty area is in view (16.5 m deep, 40.32 m wide).
+    assert x1 >= LENGTH and x0 <= LENGTH - 16.5
+    assert y0 <= half_w - 20.16 and y1 >= half_w + 20.16
+    # A metre is as long across the pitch as along it.
+    box = axes.get_window_extent()
+    assert (x1 - x0) / (y1 - y0) == pytest.approx(box.width / box.height, rel=0.01)
+
+
+# -- nothing crashes --------------------------------------------------------------------------
+
+
+def test_no_judgement_when_no_attacker_played_the_ball(tmp_path: Path) -> None:
+    situation = build([touch("d1", "clearance", (30, 3), 0.0, a2=(31, 5), d1=(30, 3), gk=(45, 0))])
+    verdict = varroom.judge(situation)
+    assert verdict.judgement is None
+    render_png(situation, verdict, tmp_path / "none.png")
+    assert (tmp_path / "none.png").stat().st_size > 0
+
+
+def test_unnamed_players_missing_players_single_touch_minus_x(tmp_path: Path) -> None:
+    players = [
+        {"id": "a1", "team": "A", "number": 9},
+        {"id": "a2", "team": "A"},
+        {"id": "d1", "team": "D"},
+        {"id": "gk", "team": "D", "goalkeeper": True, "number": 1},
+        {"id": "d2", "team": "D", "name": "Only Name"},
+    ]
+    single = build(
+        [touch("a1", "pass", (-10, 0), 0.0, a1=(-10, 0), a2=(-31, 5), d1=(-30, 3), gk=(-45, 0))],
+        towards="-x",
+        players=players,
+    )
+    situation, verdict, figure = judged(single)
+    assert verdict.status is Status.NO_OFFENCE
+    render_png(situation, verdict, tmp_path / "single.png")
+    drawn = one(figure, "offside-line")
+    assert_vertical_at(main_axes(figure, drawn), drawn, situation, -30.0)
+    # d2 is listed but never on the pitch: not drawn.
+    assert by_gid(figure, "player:d2") == []
+
+
+def test_touch_by_nobody_off_the_woodwork(tmp_path: Path) -> None:
+    situation = build(
+        [
+            touch("a1", "shot", (30, 0), 0.0, a1=(30, 0), a2=(40, 5), d1=(38, 3), gk=(49, 0)),
+            touch(None, "woodwork", (50, 3.6), 0.5, a2=(41, 5), d1=(39, 3), gk=(49, 0)),
+            touch("a2", "shot", (44, 3), 1.0, a2=(44, 3), d1=(40, 3), gk=(49, 0)),
+        ]
+    )
+    situation, verdict, figure = judged(situation)
+    assert verdict.status is Status.OFFENCE
+    render_png(situation, verdict, tmp_path / "woodwork.png")
+
+
+def test_every_example_draws_its_offside_line_where_the_verdict_says() -> None:
+    files = sorted(EXAMPLES.glob("*.json"))
+    if not files:
+        pytest.skip("no examples yet")
+    for file in files:
+        situation = varroom.load_situation(file)
+        verdict = varroom.judge(situation)
+        figure = draw(situation, verdict)
+        assert (
+            banner(figure).split(" ")[0]
+            in {
+                Status.OFFENCE: {"OFFSIDE"},
+                Status.NO_OFFENCE: {"ONSIDE", "NO"},
+                Status.UNDECIDABLE: {"UNDECIDABLE"},
+            }[verdict.status]
+        ), file.name
+        line = None if verdict.judgement is None else verdict.judgement.line
+        if line is None:
+            assert by_gid(figure, "offside-line") == [], file.name
+            continue
+        drawn = one(figure, "offside-line")
+        assert_vertical_at(main_axes(figure, drawn), drawn, situation, line.x_m)
+
+
+@pytest.mark.skipif(not KANE.exists(), reason="the Kane example is not there yet")
+def test_kane_picture() -> None:
+    situation = varroom.load_situation(KANE)
+    situation, verdict, figure = judged(situation)
+    assert banner(figure) == "OFFSIDE \u2014 Kane, 4 cm"
+    assert one(figure, "offside-line-label").get_text() == "offside line (ball)"
+    assert one(figure, "margin-label").get_text().startswith("+4 cm  Kane, left knee")
+    drawn = one(figure, "offside-line")
+    assert_vertical_at(main_axes(figure, drawn), drawn, situation, verdict.judgement.line.x_m)
+    # The close call gets a magnified view, with the same line in it.
+    zoomed = one(figure, "zoom:offside-line")
+    assert_vertical_at(main_axes(figure, zoomed), zoomed, situation, verdict.judgement.line.x_m)
+
+
+# -- the file ---------------------------------------------------------------------------------
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    assert data[12:16] == b"IHDR"
+    width, height = struct.unpack(">II", data[16:24])
+    assert data[-8:-4] == b"IEND", "truncated PNG"
+    return width, height
+
+
+def test_png_is_written_whole_at_the_expected_size(tmp_path: Path) -> None:
+    situation, verdict, _ = judged(through_ball())
+    target = tmp_path / "offside.png"
+    render_png(situation, verdict, str(target))
+    assert png_size(target) == (1600, 1000)
+    assert [p.name for p in tmp_path.iterdir()] == ["offside.png"]
+
+
+def test_missing_directory_is_a_varroom_error(tmp_path: Path) -> None:
+    situation, verdict, _ = judged(through_ball())
+    with pytest.raises(RenderError, match="no directory") as raised:
+        render_png(situation, verdict, tmp_path / "nowhere" / "x.png")
+    assert isinstance(raised.value, VarroomError)
+    with pytest.raises(RenderError, match="is a directory"):
+        render_png(situation, verdict, tmp_path)
+
+
+@pytest.mark.parametrize("error", [OSError(28, "No space left on device"), RuntimeError("boom")])
+def test_failure_while_writing_leaves_no_partial_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, error: Exception
+) -> None:
+    situation, verdict, _ = judged(through_ball())
+    target = tmp_path / "x.png"
+    target.write_bytes(b"the previous picture")
+
+    def failing_savefig(self: Figure, stream: Any, **kwargs: Any) -> None:
+        stream.write(b"\x89PNG\r\n\x1a\n half a picture")
+        raise error
+
+    monkeypatch.setattr(Figure, "savefig", failing_savefig)
+    expected = RenderError if isinstance(error, OSError) else type(error)
+    with pytest.raises(expected):
+        render_png(situation, verdict, target)
+    # The old file is untouched and no temporary file is left behind.
+    assert target.read_bytes() == b"the previous picture"
+    assert [p.name for p in tmp_path.iterdir()] == ["x.png"]
+
+
+def test_cli_reports_an_unwritable_image_path_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from varroom.cli import main
+
+    source = tmp_path / "s.json"
+    source.write_text(
+        json.dumps(
+            {
+                "players": [
+                    {"id": "a1", "team": "A"},
+                    {"id": "a2", "team": "A"},
+                    {"id": "d1", "team": "D"},
+                    {"id": "gk", "team": "D"},
+                ],
+                "attack": {"team": "A", "towards": "+x"},
+                "touches": [
+                    touch("a1", "pass", (10, 0), 0, a1=(10, 0), a2=(31, 5), d1=(30, 3), gk=(45, 0)),
+                ],
+            }
+        )
+    )
+    target = tmp_path / "missing" / "x.png"
+    monkeypatch.setattr(sys, "argv", ["varroom", "check", str(source), "--image", str(target)])
+    with pytest.raises(SystemExit) as exited:
+        main()
+    assert exited.value.code == RenderError.exit_code
+    err = capsys.readouterr().err
+    assert err.startswith("varroom: cannot write the picture") and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+    assert not target.parent.exists()
+
+
+def test_cli_writes_the_image(tmp_path: Path, run_cli: Any) -> None:
+    source = tmp_path / "s.json"
+    source.write_text(
+        json.dumps(
+            {
+                "players": [
+                    {"id": "a1", "team": "A"},
+                    {"id": "a2", "team": "A"},
+                    {"id": "d1", "team": "D"},
+                    {"id": "gk", "team": "D"},
+                ],
+                "touches": [
+                    touch("a1", "pass", (10, 0), 0, a1=(10, 0), a2=(31, 5), d1=(30, 3), gk=(45, 0)),
+                    touch("a2", "shot", (33, 5), 1, a1=(12, 0), a2=(33, 5), d1=(31, 3), gk=(45, 0)),
+                ],
+            }
+        )
+    )
+    result = run_cli("check", str(source), "--json", "--image", str(tmp_path / "out.png"))
+    assert result.exit_code == 0
+    assert json.loads(result.output)["offence"] is True
+    assert png_size(tmp_path / "out.png") == (1600, 1000)
+
+
+def test_draw_does_not_touch_pyplot() -> None:
+    situation, verdict, _ = judged(through_ball())
+    before = set(sys.modules)
+    draw(situation, verdict)
+    assert "matplotlib.pyplot" not in set(sys.modules) - before
+    if "matplotlib.pyplot" in sys.modules:  # imported by something else: no figure of ours in it
+        import matplotlib.pyplot as plt
+
+        assert plt.get_fignums() == []
+
+
+def test_margin_text_matches_distance_rounding() -> None:
+    """The label is built from the same margin as the verdict, never re-measured."""
+    _, verdict, figure = judged(through_ball(attacker_x=31.234))
+    assert math.isclose(verdict.margin_m, 1.234, abs_tol=1e-9)
+    assert one(figure, "margin-label").get_text().startswith("+1.23 m")
+    assert banner(figure) == "OFFSIDE \u2014 A2, 1.23 m"
+
+
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_closeup_shows_the_margins_95_percent_interval_when_the_verdict_has_one(
+    sign: float,
+) -> None:
+    _, verdict, figure = judged(through_ball(sign, attacker_x=30.04))
+    spread = getattr(verdict, "uncertainty", None)
+    if spread is None:
+        pytest.skip("this verdict carries no uncertainty")
+    ends = sorted(float(x) for x in one(figure, "closeup-interval").get_xdata())
+    expected = sorted(sign * v for v in spread.margin_ci_m)
+    assert ends == pytest.approx(expected)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=situations())
+def test_any_valid_situation_draws_and_its_line_is_where_the_verdict_says(data: dict) -> None:
+    situation = varroom.parse_situation(json.dumps(data))
+    verdict = varroom.judge(situation)
+    figure = draw(situation, verdict)
+    assert banner(figure)
+    line = None if verdict.judgement is None else verdict.judgement.line
+    if line is None:
+        assert by_gid(figure, "offside-line") == []
+    else:
+        drawn = one(figure, "offside-line")
+        assert_vertical_at(main_axes(figure, drawn), drawn, situation, line.x_m)
