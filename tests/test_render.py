@@ -616,3 +616,15 @@ def test_any_valid_situation_draws_and_its_line_is_where_the_verdict_says(data: 
     else:
         drawn = one(figure, "offside-line")
         assert_vertical_at(main_axes(figure, drawn), drawn, situation, line.x_m)
+
+
+def test_uncertainty_band_is_centred_on_the_offside_line_with_the_95_percent_half_width():
+    situation = varroom.load_situation(EXAMPLES / "tottenham-sporting-2022-kane.json")
+    verdict = varroom.judge(situation)
+    figure = draw(situation, verdict)
+    band = next(a for a in figure.findobj() if a.get_gid() == "uncertainty-band")
+    half_length = situation.pitch.length_m / 2
+    left, width = band.get_x() - half_length, band.get_width()
+    half_band = 1.96 * verdict.uncertainty.margin_se_m
+    assert width == pytest.approx(2 * half_band)
+    assert left + width / 2 == pytest.approx(verdict.judgement.line.x_m)

@@ -12,7 +12,7 @@ Situations use metres from the centre spot; mplsoccer's custom pitch has its ori
 bottom-left corner, so every coordinate goes through `PitchFrame.plot` on its way in.
 
 Artists a test may want to find carry a `gid`: "offside-line", "offside-line-label",
-"ball-line", "reach-line", "reach-point", "margin-label", "receiver-reach-point",
+"ball-line", "uncertainty-band", "reach-line", "reach-point", "margin-label", "receiver-reach-point",
 "receiver-margin-label", "second-last-reach", "ball", "ball-path", "touch:<i>",
 "player:<id>", "involved:<id>", "banner-title", "banner-reason", "closeup-offside-line",
 "closeup-reach-line", "closeup-margin", "closeup-interval", "minimap-view", "magnifier",
@@ -632,6 +632,23 @@ class _PitchView:
                     alpha=0.6,
                     zorder=3,
                     gid=self.gid + "ball-line",
+                )
+            )
+        spread = scene.v.uncertainty
+        if spread is not None and spread.margin_se_m > 0:
+            # The 95% band of the margin drawn about the line: an attacker's mark inside it
+            # is a call the data cannot settle (docs/uncertainty.md).
+            half_band = 1.96 * spread.margin_se_m
+            ax.add_patch(
+                Rectangle(
+                    (frame.px(line.x_m - half_band), bottom),
+                    2 * half_band,
+                    top - bottom,
+                    facecolor=LINE_COLOUR,
+                    alpha=0.16,
+                    linewidth=0,
+                    zorder=3.1,
+                    gid=self.gid + "uncertainty-band",
                 )
             )
         ax.add_artist(
