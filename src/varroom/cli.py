@@ -8,6 +8,7 @@ from typing import IO, Any
 
 import click
 
+from varroom.audit.command import audit
 from varroom.errors import VarroomError
 from varroom.judge import judge
 from varroom.policy import Policy
@@ -70,6 +71,44 @@ def check(file: Path, as_json: bool, image: Path | None, policy_text: str) -> No
         from varroom.render import render_png  # matplotlib is slow to import: only when asked
 
         render_png(situation, verdict, image)
+
+
+cli.add_command(audit)
+
+@cli.command()
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on. Anything but loopback needs a token.",
+)
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
+@click.option(
+    "--db",
+    "db_url",
+    metavar="URL",
+    default=None,
+    help="SQLAlchemy database URL.  [default: sqlite:///<data-dir>/varroom.db]",
+)
+@click.option(
+    "--token",
+    envvar="VARROOM_TOKEN",
+    default=None,
+    metavar="TOKEN",
+    help="Every /api call must bring it (Authorization: Bearer). Also VARROOM_TOKEN.",
+)
+@click.option(
+    "--data-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("varroom-data"),
+    show_default=True,
+    help="Folder for the database, pictures and uploads.",
+)
+def serve(host: str, port: int, db_url: str | None, token: str | None, data_dir: Path) -> None:
+    """The review room: a web page to check verdicts, set facts and record decisions."""
+    from varroom.serve.app import run_server
+
+    run_server(host, port, db_url, token, data_dir=data_dir)
 
 
 main = cli

@@ -1,0 +1,144 @@
+"""The review room's database: SQLAlchemy Core tables, the engine, migrations.
+
+The schema is made by the Alembic scripts in `migrations/` (run by `migrate` at startup);
+the tables below describe it for queries and must follow those scripts. SQLite (the default,
+one file in the data folder) and PostgreSQL go through the same code.
+
+The decision log is append-only: the code only ever INSERTs into `decisions`, and the
+migration adds triggers that make the database refuse UPDATE and DELETE on it.
+"""
+
+from __future__ import annotations
+
+import threading
+from contextlib import AbstractContextManager, nullcontext
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy.engine import Engine
+from sqlalchemy.pool import StaticPool
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+metadata = sa.MetaData()
+
+audits = sa.Table(
+    "audits",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("created_at", sa.String(40), nullable=False),
+    sa.Column("updated_at", sa.String(40), nullable=False),
+    sa.Column("provider", sa.String(40), nullable=False),
+    sa.Column("state", sa.String(20), nullable=False),
+    sa.Column("progress", sa.Float, nullable=False),
+    sa.Column("incidents_added", sa.Integer, nullable=False),
+    sa.Column("incidents_rejected", sa.Integer, nullable=False),
+    sa.Column("error", sa.Text),
+    sa.Column("files_json", sa.Text, nullable=False),
+)
+
+situations = sa.Table(
+    "situations",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("created_at", sa.String(40), nullable=False),
+    sa.Column("updated_at", sa.String(40), nullable=False),
+    sa.Column("title", sa.String(300), nullable=False),
+    sa.Column("source_name", sa.String(300)),
+    sa.Column("origin", sa.String(20), nullable=False),
+    sa.Column("audit_id", sa.String(32), sa.ForeignKey("audits.id")),
+    sa.Column("situation_json", sa.Text, nullable=False),
+    sa.Column("facts_json", sa.Text, nullable=False),
+    sa.Column("facts_version", sa.Integer, nullable=False),
+    sa.Column("engine_verdict_json", sa.Text, nullable=False),
+    sa.Column("verdict_json", sa.Text, nullable=False),
+    sa.Column("summary_json", sa.Text, nullable=False),
+    sa.Column("status", sa.String(20), nullable=False),
+)
+
+decisions = sa.Table(
+    "decisions",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("situation_id", sa.Integer, sa.ForeignKey("situations.id"), nullable=False),
+    sa.Column("created_at", sa.String(40), nullable=False),
+    sa.Column("reviewer", sa.String(80), nullable=False),
+    sa.Column("decision", sa.String(20), nullable=False),
+    sa.Column("outcome", sa.String(20), nullable=False),
+    sa.Column("engine_status", sa.String(20), nullable=False),
+    sa.Column("engine_offender", sa.String(200)),
+    sa.Column("margin_m", sa.Float),
+    sa.Column("duration_s", sa.Float, nullable=False),
+    sa.Column("facts_json", sa.Text, nullable=False),
+    sa.Column("verdict_json", sa.Text, nullable=False),
+    sa.Column("corrects", sa.Integer, sa.ForeignKey("decisions.id")),
+    sa.Column("client_ref", sa.String(100)),
+    sa.Column("note", sa.Text),
+)
+
+
+def default_url(data_dir: str | Path) -> str:
+    return f"sqlite:///{Path(data_dir).resolve() / 'varroom.db'}"
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for `url`; SQLite gets WAL, a busy timeout and foreign keys."""
+    parsed = sa.make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return sa.create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+    memory = parsed.database in (None, "", ":memory:")
+    if not memory:
+        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+    engine = sa.create_engine(
+        url,
+        connect_args={"check_same_thread": False, "timeout": 30},
+        **({"poolclass": StaticPool} if memory else {"pool_size": 10, "max_overflow": 20}),
+    )
+
+    @sa.event.listens_for(engine, "connect")
+    def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        if not memory:
+            cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.close()
+
+    return engine
+
+
+def write_lock(engine: Engine) -> AbstractContextManager[Any]:
+    """SQLite takes one writer at a time: queue writers here rather than retry on 'locked'."""
+    if engine.dialect.name == "sqlite":
+        lock = engine.__dict__.setdefault("_varroom_write_lock", threading.Lock())
+        return lock
+    return nullcontext()
+
+
+def alembic_config(connection: sa.Connection | None = None) -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    if connection is not None:
+        config.attributes["connection"] = connection
+    return config
+
+
+def migrate(engine: Engine) -> str:
+    """Bring the schema up to the newest migration; returns the revision now in place."""
+    with engine.begin() as connection:
+        command.upgrade(alembic_config(connection), "head")
+    return current_revision(engine)
+
+
+def current_revision(engine: Engine) -> str:
+    with engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision() or ""
+
+
+def head_revision() -> str:
+    return ScriptDirectory.from_config(alembic_config()).get_current_head() or ""

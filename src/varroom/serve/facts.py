@@ -1,0 +1,253 @@
+"""What a reviewer may set that tracking cannot see, and how it changes a situation.
+
+Facts are a complete state, not a patch: `plays` overrides the kind of touch (deliberate
+play, deflection, save) of some touches by a player; `involvement` and `off_field`, when
+given, replace every involvement fact and every `off_field` mark of the situation. The
+original situation is never changed: `apply_facts` returns a modified copy, which then goes
+through the same reader as `varroom check` (`situation_from_dict`).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from varroom.situation import Action, TouchKind, touch_kind
+
+PlayKind = Literal["deliberate_play", "deflection", "save"]
+InvolvementKindName = Literal[
+    "obstructs_line_of_vision",
+    "challenges_opponent",
+    "attempts_to_play_close",
+    "obvious_action_impacting_opponent",
+]
+OffFieldStatus = Literal["without_permission", "with_permission", "stepped_off"]
+
+_SETTABLE = {
+    TouchKind.DELIBERATE_PLAY: "deliberate_play",
+    TouchKind.DEFLECTION: "deflection",
+    TouchKind.SAVE: "save",
+}
+
+PLAY_WORDS = {"deliberate_play": "deliberate play", "deflection": "deflection", "save": "save"}
+INVOLVEMENT_WORDS = {
+    "obstructs_line_of_vision": "obstructs an opponent's line of vision",
+    "challenges_opponent": "challenges an opponent for the ball",
+    "attempts_to_play_close": "clearly attempts to play a ball close to him",
+    "obvious_action_impacting_opponent": "makes an obvious action impacting an opponent",
+}
+OFF_FIELD_WORDS = {
+    "without_permission": "off the field without permission",
+    "with_permission": "off the field with permission",
+    "stepped_off": "stepped off the field",
+}
+
+MAX_FACTS = 500
+
+
+class PlayFact(BaseModel):
+    """The kind of a touch by a player, as the reviewer judges it (Law 11.2)."""
+
+    model_config = ConfigDict(extra="forbid")
+    touch: int = Field(ge=0, le=100_000, description="index in `touches` (0 is the first)")
+    kind: PlayKind
+
+
+class InvolvementFact(BaseModel):
+    """A player interfering with an opponent at a touch (Law 11.2)."""
+
+    model_config = ConfigDict(extra="forbid")
+    touch: int = Field(ge=0, le=100_000)
+    player: str = Field(min_length=1, max_length=200)
+    kind: InvolvementKindName
+
+
+class OffFieldFact(BaseModel):
+    """A player off the field of play at a touch (Law 11.4)."""
+
+    model_config = ConfigDict(extra="forbid")
+    touch: int = Field(ge=0, le=100_000)
+    player: str = Field(min_length=1, max_length=200)
+    status: OffFieldStatus
+
+
+class Facts(BaseModel):
+    """The facts a reviewer sets. `involvement` and `off_field`, when given, are complete."""
+
+    model_config = ConfigDict(extra="forbid")
+    plays: list[PlayFact] = Field(default_factory=list, max_length=MAX_FACTS)
+    involvement: list[InvolvementFact] | None = Field(default=None, max_length=MAX_FACTS)
+    off_field: list[OffFieldFact] | None = Field(default=None, max_length=MAX_FACTS)
+
+
+class FactsError(Exception):
+    """A fact that does not fit the situation: `where` is its JSON path in the request."""
+
+    def __init__(self, where: str, problem: str) -> None:
+        super().__init__(f"{where}: {problem}")
+        self.where = where
+        self.problem = problem
+
+
+def play_kind(action: str) -> str | None:
+    """The settable kind of a touch's action, or None (restarts, woodwork, officials)."""
+    try:
+        kind = touch_kind(Action(action))
+    except ValueError:
+        return None
+    return _SETTABLE.get(kind)
+
+
+def original_facts(situation: Mapping[str, Any]) -> dict[str, Any]:
+    """The facts as the situation states them: no overrides, its own involvement and marks."""
+    involvement = []
+    off_field = []
+    for index, touch in enumerate(situation["touches"]):
+        for item in touch.get("involvement") or []:
+            involvement.append({"touch": index, "player": item["player"], "kind": item["kind"]})
+        for player, position in touch["positions"].items():
+            if position.get("off_field") is not None:
+                off_field.append(
+                    {"touch": index, "player": player, "status": position["off_field"]}
+                )
+    return {"plays": [], "involvement": involvement, "off_field": off_field}
+
+
+def normalise(situation: Mapping[str, Any], facts: Facts, where: str = "$") -> dict[str, Any]:
+    """Check `facts` against the situation and return them complete and in a stable order.
+
+    Plays that restate the touch's own kind are dropped; duplicates are errors for plays
+    (two answers for one touch) and merged for involvement.
+    """
+    touches = situation["touches"]
+    players = {p["id"] for p in situation["players"]}
+    base = original_facts(situation)
+
+    def touch_at(index: int, at: str) -> Mapping[str, Any]:
+        if index >= len(touches):
+            raise FactsError(f"{at}.touch", f"no touch {index}: the situation has {len(touches)}")
+        return touches[index]
+
+    def player_known(player: str, at: str) -> None:
+        if player not in players:
+            raise FactsError(f"{at}.player", f"unknown player {player!r} (not in $.players)")
+
+    plays: dict[int, str] = {}
+    for i, play in enumerate(facts.plays):
+        at = f"{where}.plays[{i}]"
+        touch = touch_at(play.touch, at)
+        own = play_kind(touch["action"])
+        if touch.get("player") is None or own is None:
+            raise FactsError(
+                f"{at}.touch",
+                f"touch {play.touch} is a {touch['action']}: only a player's play, deflection "
+                "or save can be set",
+            )
+        if play.touch in plays:
+            raise FactsError(f"{at}.touch", f"two facts for touch {play.touch}")
+        plays[play.touch] = play.kind
+        if play.kind == own:
+            plays[play.touch] = ""  # restates the situation: no override
+
+    involvement = base["involvement"]
+    if facts.involvement is not None:
+        involvement = []
+        seen = set()
+        for i, item in enumerate(facts.involvement):
+            at = f"{where}.involvement[{i}]"
+            touch_at(item.touch, at)
+            player_known(item.player, at)
+            key = (item.touch, item.player, item.kind)
+            if key not in seen:
+                seen.add(key)
+                involvement.append({"touch": item.touch, "player": item.player, "kind": item.kind})
+
+    off_field = base["off_field"]
+    if facts.off_field is not None:
+        off_field = []
+        marked: dict[tuple[int, str], str] = {}
+        for i, item in enumerate(facts.off_field):
+            at = f"{where}.off_field[{i}]"
+            touch = touch_at(item.touch, at)
+            player_known(item.player, at)
+            if item.player not in touch["positions"]:
+                raise FactsError(
+                    f"{at}.player",
+                    f"{item.player!r} has no position at touch {item.touch}: not on the pitch then",
+                )
+            key = (item.touch, item.player)
+            if key in marked and marked[key] != item.status:
+                raise FactsError(
+                    f"{at}.status", f"two statuses for {item.player!r} at touch {item.touch}"
+                )
+            if key not in marked:
+                marked[key] = item.status
+                off_field.append(
+                    {"touch": item.touch, "player": item.player, "status": item.status}
+                )
+
+    return {
+        "plays": [{"touch": t, "kind": k} for t, k in sorted(plays.items()) if k],
+        "involvement": sorted(involvement, key=lambda f: (f["touch"], f["player"], f["kind"])),
+        "off_field": sorted(off_field, key=lambda f: (f["touch"], f["player"])),
+    }
+
+
+def apply_facts(situation: Mapping[str, Any], facts: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of the situation with the (normalised) facts written into it."""
+    data = copy.deepcopy(dict(situation))
+    touches = data["touches"]
+    for play in facts["plays"]:
+        touches[play["touch"]]["action"] = play["kind"]
+    for touch in touches:
+        touch.pop("involvement", None)
+        for position in touch["positions"].values():
+            position.pop("off_field", None)
+    for item in facts["involvement"]:
+        touches[item["touch"]].setdefault("involvement", []).append(
+            {"player": item["player"], "kind": item["kind"]}
+        )
+    for item in facts["off_field"]:
+        touches[item["touch"]]["positions"][item["player"]]["off_field"] = item["status"]
+    return data
+
+
+def describe_changes(
+    situation: Mapping[str, Any], facts: Mapping[str, Any], names: Mapping[str, str]
+) -> list[str]:
+    """Plain words for how the facts differ from the situation as it came in."""
+    base = original_facts(situation)
+    touches = situation["touches"]
+    lines = []
+
+    def name(player: str | None) -> str:
+        return names.get(player or "", player or "nobody")
+
+    for play in facts["plays"]:
+        touch = touches[play["touch"]]
+        own = play_kind(touch["action"]) or touch["action"]
+        lines.append(
+            f"Touch {play['touch'] + 1} ({name(touch.get('player'))}): "
+            f"{PLAY_WORDS.get(own, own)} \u2192 {PLAY_WORDS[play['kind']]}"
+        )
+
+    def keyed(items: list[dict[str, Any]], *keys: str) -> set[tuple[Any, ...]]:
+        return {tuple(item[k] for k in keys) for item in items}
+
+    before = keyed(base["involvement"], "touch", "player", "kind")
+    after = keyed(facts["involvement"], "touch", "player", "kind")
+    for touch, player, kind in sorted(after - before):
+        lines.append(f"Touch {touch + 1}: {name(player)} {INVOLVEMENT_WORDS[kind]} (added)")
+    for touch, player, kind in sorted(before - after):
+        lines.append(f"Touch {touch + 1}: {name(player)} {INVOLVEMENT_WORDS[kind]} (removed)")
+
+    before = keyed(base["off_field"], "touch", "player", "status")
+    after = keyed(facts["off_field"], "touch", "player", "status")
+    for touch, player, status in sorted(after - before):
+        lines.append(f"Touch {touch + 1}: {name(player)} {OFF_FIELD_WORDS[status]} (set)")
+    for touch, player, status in sorted(before - after):
+        lines.append(f"Touch {touch + 1}: {name(player)} {OFF_FIELD_WORDS[status]} (cleared)")
+    return lines

@@ -1,0 +1,950 @@
+// varroom review room: the page. Plain JavaScript, no dependencies, no remote assets.
+// Every string from a situation is data: it goes into the page with textContent, never as HTML.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const LATE_S = 30;
+const PARTS = (p) => (p ? p.replace(/_/g, " ") : "");
+const CALL = { offence: "OFFSIDE", no_offence: "NO OFFENCE", undecidable: "UNDECIDABLE" };
+const OUTCOME = { offside: "OFFSIDE", no_offence: "NO OFFENCE" };
+const DECISION = { confirm: "Confirm", offside: "Offside", no_offence: "No offence" };
+const KIND_WORDS = { deliberate_play: "deliberate", deflection: "deflection", save: "save" };
+const INVOLVEMENT = {
+  obstructs_line_of_vision: "obstructs line of vision",
+  challenges_opponent: "challenges an opponent",
+  attempts_to_play_close: "attempts to play a ball close",
+  obvious_action_impacting_opponent: "obvious action impacting an opponent",
+};
+const OFF_FIELD = {
+  without_permission: "left without permission",
+  with_permission: "off with permission",
+  stepped_off: "stepped off",
+};
+const EFFECT = {
+  judgement: "positions judged",
+  exempt_restart: "restart: no offside from it",
+  reset: "resets offside",
+  deflection: "deflection: no reset",
+  save: "save: no reset",
+  rebound: "rebound",
+  out_of_play: "out of play",
+  offence: "offence",
+};
+
+const state = {
+  token: sessionStorage.getItem("varroom-token") || "",
+  queue: [],
+  current: null,
+  names: {},
+  selectedTouch: null,
+  clockStart: 0,
+  clockStopped: null,
+  armed: null,
+  correcting: null,
+  picture: { key: null, url: null },
+  lastFlip: null,
+  tokenWaiters: null,
+};
+
+// -- small helpers ---------------------------------------------------------------------------
+
+function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") el.className = v;
+    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "dataset") Object.assign(el.dataset, v);
+    else el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+function toast(text, error = false) {
+  const el = $("toast");
+  el.textContent = text;
+  el.classList.toggle("error", error);
+  el.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => (el.hidden = true), error ? 6000 : 2600);
+}
+
+function uid() {
+  if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+  return Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 12);
+}
+
+function fmtClock(s) {
+  const m = Math.floor(s / 60);
+  const rest = s - m * 60;
+  return m + ":" + (rest < 10 ? "0" : "") + rest.toFixed(1);
+}
+
+function timeOf(iso) {
+  const d = new Date(iso);
+  return isNaN(d) ? iso : d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false });
+}
+
+function setConn(ok, text) {
+  const el = $("conn");
+  el.className = "conn " + (ok ? "ok" : "bad");
+  el.textContent = text;
+}
+
+// -- the API ---------------------------------------------------------------------------------
+
+class ApiFail extends Error {
+  constructor(status, body) {
+    super(body && body.error ? body.error : "HTTP " + status);
+    this.status = status;
+    this.where = body && body.where;
+  }
+}
+
+async function api(path, options = {}, retried = false) {
+  const headers = Object.assign({}, options.headers || {});
+  if (state.token) headers["Authorization"] = "Bearer " + state.token;
+  let body = options.body;
+  if (options.json !== undefined) {
+    headers["Content-Type"] = "application/json";
+    body = JSON.stringify(options.json);
+  }
+  let res;
+  try {
+    res = await fetch(path, { method: options.method || "GET", headers, body });
+  } catch (err) {
+    setConn(false, "offline");
+    throw new ApiFail(0, { error: "cannot reach the review room server" });
+  }
+  if (res.status === 401 && !retried) {
+    await askToken();
+    return api(path, options, true);
+  }
+  setConn(true, "connected");
+  if (options.raw) {
+    if (!res.ok) throw new ApiFail(res.status, await res.json().catch(() => null));
+    return res;
+  }
+  const data = await res.json().catch(() => null);
+  if (!res.ok) throw new ApiFail(res.status, data);
+  return data;
+}
+
+function askToken() {
+  if (!state.tokenWaiters) {
+    state.tokenWaiters = [];
+    const dialog = $("token-dialog");
+    $("token-input").value = "";
+    dialog.showModal();
+    $("token-input").focus();
+  }
+  return new Promise((resolve) => state.tokenWaiters.push(resolve));
+}
+
+function tokenEntered(event) {
+  event.preventDefault();
+  state.token = $("token-input").value.trim();
+  sessionStorage.setItem("varroom-token", state.token);
+  $("token-dialog").close();
+  const waiters = state.tokenWaiters || [];
+  state.tokenWaiters = null;
+  waiters.forEach((resolve) => resolve());
+}
+
+// -- the queue ---------------------------------------------------------------------------------
+
+async function loadQueue() {
+  try {
+    state.queue = await api("/api/situations");
+  } catch (err) {
+    if (err.status !== 0) toast(err.message, true);
+    return;
+  }
+  renderQueue();
+}
+
+function renderQueue() {
+  const list = $("queue-list");
+  const current = state.current && state.current.id;
+  list.replaceChildren(
+    ...state.queue.map((item) => {
+      const v = item.verdict;
+      return h(
+        "li",
+        {
+          class: `queue-item s-${item.status}` + (item.id === current ? " selected" : ""),
+          dataset: { id: item.id },
+          tabindex: "0",
+          onclick: () => openIncident(item.id),
+          onkeydown: (e) => { if (e.key === "Enter") openIncident(item.id); },
+        },
+        h("span", { class: "qi-title", title: item.title }, item.title),
+        h("span", { class: "qi-id" }, "#" + item.id),
+        h("span", { class: "qi-sub" }, item.source_name || (item.origin === "audit" ? "from a match audit" : "")),
+        h(
+          "span",
+          { class: "pill qi-state " + (item.decided ? "decided" : "pending") },
+          item.decided ? "\u2713 " + (OUTCOME[item.last_decision.outcome] || "decided") : "pending",
+        ),
+        h(
+          "span",
+          { class: "qi-verdict" },
+          h("span", { class: `pill s-${item.status}` }, v.call),
+          v.player_name ? h("span", { class: "muted" }, `${v.player_name} ${v.margin_text}`) : null,
+        ),
+      );
+    }),
+  );
+  $("queue-empty").hidden = state.queue.length > 0;
+  const pending = state.queue.filter((i) => !i.decided).length;
+  $("queue-count").textContent = state.queue.length ? `${pending} pending · ${state.queue.length}` : "";
+}
+
+function moveInQueue(step) {
+  if (!state.queue.length) return;
+  const ids = state.queue.map((i) => i.id);
+  let at = state.current ? ids.indexOf(state.current.id) : -1;
+  at = Math.min(Math.max(at + step, 0), ids.length - 1);
+  openIncident(ids[at]);
+  const el = document.querySelector(`.queue-item[data-id="${ids[at]}"]`);
+  if (el) el.scrollIntoView({ block: "nearest" });
+}
+
+// -- an incident --------------------------------------------------------------------------------
+
+async function openIncident(id) {
+  let detail;
+  try {
+    detail = await api(`/api/situations/${id}`);
+  } catch (err) {
+    toast(err.message, true);
+    return;
+  }
+  const fresh = !state.current || state.current.id !== detail.id;
+  state.current = detail;
+  state.names = Object.fromEntries(detail.players.map((p) => [p.id, p.name]));
+  state.attacking = Object.fromEntries(detail.players.map((p) => [p.id, p.attacking]));
+  if (fresh) {
+    state.selectedTouch = null;
+    state.lastFlip = null;
+    state.correcting = null;
+    disarm();
+    startClock();
+    $("note").value = "";
+    $("timing").textContent = "";
+    $("incident-log").replaceChildren();
+    $("incident-scroll").scrollTop = 0;
+  }
+  $("welcome").hidden = true;
+  $("incident").hidden = false;
+  renderIncident();
+  renderQueue();
+  loadPicture();
+  loadIncidentLog();
+  history.replaceState(null, "", `#${detail.id}`);
+}
+
+function renderIncident() {
+  const d = state.current;
+  $("title").textContent = d.title;
+  const meta = d.meta || {};
+  const sub = [d.source_name, meta.competition, meta.date, d.on_field && d.on_field.decision ? `on-field call: ${d.on_field.decision}` : null]
+    .filter(Boolean)
+    .join(" \u00b7 ");
+  $("subtitle").textContent = sub;
+  renderVerdict();
+  renderChanged();
+  renderChain();
+  renderFacts();
+  renderDecide();
+}
+
+function renderVerdict() {
+  const d = state.current;
+  const v = d.verdict;
+  const s = d.summary;
+  const box = $("verdict");
+  box.className = `verdict s-${v.status}`;
+  $("verdict-call").textContent = CALL[v.status];
+  $("verdict-margin").textContent = s.margin_text || "";
+  let note = "";
+  if (s.margin_m !== null && s.margin_m !== undefined) {
+    if (v.status === "offence") note = "beyond the offside line";
+    else if (s.margin_m > 0) note = "in an offside position, no offence";
+    else note = "onside (nearest attacker)";
+  }
+  $("verdict-margin-note").textContent = note;
+  let who = "";
+  if (s.player) {
+    const pos = v.positions && v.positions[s.player];
+    const part = pos && pos.reach && pos.reach.part ? ` \u00b7 ${PARTS(pos.reach.part)}` : "";
+    who = (state.names[s.player] || s.player) + part;
+  }
+  $("verdict-who").textContent = who;
+  const law = [v.law ? `Law ${v.law}` : null, v.restart ? v.restart.replace(/_/g, " ") : null, v.judged_at !== null && v.judged_at !== undefined ? `judged at touch ${v.judged_at + 1}` : null]
+    .filter(Boolean)
+    .join(" \u00b7 ");
+  $("verdict-law").textContent = law;
+  $("reason").textContent = v.reason;
+  const audit = d.meta && d.meta.audit;
+  const auditNote = $("audit-note");
+  auditNote.hidden = !(audit && audit.status && audit.reason);
+  if (!auditNote.hidden) {
+    auditNote.replaceChildren(h("strong", {}, `Match audit: ${CALL[audit.status] || audit.status}. `), audit.reason);
+  }
+}
+
+function renderChanged() {
+  const d = state.current;
+  const panel = $("changed");
+  const changes = d.changes || [];
+  panel.hidden = changes.length === 0 && !state.lastFlip;
+  const flip = $("changed-flip");
+  flip.replaceChildren();
+  const engine = d.engine_verdict.status;
+  const now = d.verdict.status;
+  if (engine !== now) {
+    flip.append(
+      "Engine on tracking alone: ",
+      h("span", { class: "was" }, CALL[engine]),
+      " \u2192 with these facts: ",
+      h("strong", {}, CALL[now]),
+    );
+  } else if (changes.length) {
+    flip.append(`Verdict unchanged: ${CALL[now]}`);
+  }
+  if (state.lastFlip) {
+    flip.append(h("span", { class: "muted" }, `  (last change: ${state.lastFlip})`));
+  }
+  $("changed-list").replaceChildren(...changes.map((c) => h("li", {}, c)));
+}
+
+function effectiveKind(touch) {
+  const play = state.current.facts.plays.find((p) => p.touch === touch.index);
+  return play ? play.kind : touch.kind;
+}
+
+function renderChain() {
+  const d = state.current;
+  const v = d.verdict;
+  const steps = Object.fromEntries((v.chain || []).map((s) => [s.index, s]));
+  const t0 = d.touches.length ? d.touches[0].t : 0;
+  $("chain").replaceChildren(
+    ...d.touches.map((t) => {
+      const step = steps[t.index];
+      const kind = effectiveKind(t);
+      const overridden = kind !== t.kind;
+      const classes = ["touch"];
+      if (state.selectedTouch === t.index) classes.push("selected");
+      if (v.involved_at === t.index && v.status === "offence") classes.push("offence");
+      else if (v.judged_at === t.index) classes.push("judged");
+      const dot = t.player ? (state.attacking[t.player] ? "att" : "def") : "none";
+      let control = null;
+      if (t.settable) {
+        control = h(
+          "span",
+          { class: "seg", role: "group", "aria-label": `touch ${t.index + 1}` },
+          ...["deliberate_play", "deflection", "save"].map((k) =>
+            h(
+              "button",
+              {
+                type: "button",
+                class: (k === kind ? "on" : "") + (k === kind && overridden ? " overridden" : ""),
+                dataset: { touch: t.index, kind: k },
+                "aria-pressed": k === kind ? "true" : "false",
+                title: k === t.kind ? "as tracking recorded it" : "set by review",
+                onclick: () => setPlay(t.index, k),
+              },
+              KIND_WORDS[k],
+            ),
+          ),
+        );
+      }
+      let effect = step ? EFFECT[step.effect] || step.effect : "after the phase";
+      if (v.judged_at === t.index) effect = "judged here: offside line";
+      const action = overridden ? `${t.action} \u2192 ${KIND_WORDS[kind]}` : t.action.replace(/_/g, " ");
+      return h(
+        "li",
+        { class: classes.join(" "), dataset: { index: t.index }, onclick: (e) => { if (e.target.tagName !== "BUTTON") selectTouch(t.index); } },
+        h("span", { class: "t-num" }, String(t.index + 1)),
+        h("span", { class: "t-time" }, `+${(t.t - t0).toFixed(2)} s`),
+        h(
+          "span",
+          { class: "t-who" },
+          h("span", { class: `dot ${dot}` }),
+          t.player ? state.names[t.player] || t.player : "no player",
+          " ",
+          h("span", { class: "t-action" }, action),
+        ),
+        h("span", { class: `t-effect e-${step ? step.effect : "none"}` }, effect),
+        control,
+      );
+    }),
+  );
+}
+
+function touchOptions(select) {
+  const d = state.current;
+  const keep = select.value;
+  select.replaceChildren(
+    ...d.touches.map((t) =>
+      h("option", { value: t.index }, `T${t.index + 1} ${t.player ? (state.names[t.player] || t.player).split(" ").slice(-1)[0] : t.action}`),
+    ),
+  );
+  if (keep && d.touches.some((t) => String(t.index) === keep)) select.value = keep;
+  else if (d.verdict.judged_at !== null && d.verdict.judged_at !== undefined) select.value = String(d.verdict.judged_at);
+}
+
+function playerOptions(select, players) {
+  const keep = select.value;
+  select.replaceChildren(...players.map((p) => h("option", { value: p.id }, p.number !== null && p.number !== undefined ? `${p.number} ${p.name}` : p.name)));
+  if (players.some((p) => p.id === keep)) select.value = keep;
+}
+
+function renderFacts() {
+  const d = state.current;
+  const facts = d.facts;
+  const inv = $("involvement");
+  inv.replaceChildren(
+    ...(facts.involvement.length
+      ? facts.involvement.map((f, i) =>
+          h(
+            "li",
+            {},
+            h("strong", {}, `T${f.touch + 1}`),
+            `${state.names[f.player] || f.player} \u2014 ${INVOLVEMENT[f.kind]}`,
+            h("button", { type: "button", class: "btn btn-small btn-quiet x", title: "remove", onclick: () => removeInvolvement(i) }, "\u00d7"),
+          ),
+        )
+      : [h("li", { class: "empty" }, "None stated: an attacker in an offside position who does not play the ball is not penalised.")]),
+  );
+  const off = $("offfield");
+  off.replaceChildren(
+    ...(facts.off_field.length
+      ? facts.off_field.map((f, i) =>
+          h(
+            "li",
+            {},
+            h("strong", {}, `T${f.touch + 1}`),
+            `${state.names[f.player] || f.player} \u2014 ${OFF_FIELD[f.status]}`,
+            h("button", { type: "button", class: "btn btn-small btn-quiet x", title: "clear", onclick: () => removeOffField(i) }, "\u00d7"),
+          ),
+        )
+      : [h("li", { class: "empty" }, "Everyone on the field of play.")]),
+  );
+  touchOptions($("inv-touch"));
+  touchOptions($("off-touch"));
+  const attackers = d.players.filter((p) => p.attacking && !p.goalkeeper);
+  const select = $("inv-player");
+  const fresh = select.dataset.situation !== String(d.id);
+  playerOptions(select, attackers);
+  const likely = d.verdict.offender || d.verdict.nearest_attacker;
+  if (fresh && likely && attackers.some((p) => p.id === likely)) select.value = likely;
+  select.dataset.situation = String(d.id);
+  refreshOffPlayers();
+}
+
+function refreshOffPlayers() {
+  const d = state.current;
+  const touch = d.touches[Number($("off-touch").value) || 0];
+  const onPitch = new Set(touch ? touch.on_pitch : []);
+  playerOptions($("off-player"), d.players.filter((p) => onPitch.has(p.id)));
+}
+
+function renderDecide() {
+  const v = state.current.verdict;
+  const confirm = $("decide-confirm");
+  confirm.className = `decide-btn s-${v.status}` + (state.armed === "confirm" ? " armed" : "");
+  confirm.disabled = v.status === "undecidable";
+  $("decide-confirm-sub").textContent = v.status === "undecidable" ? "nothing to confirm: decide" : `engine: ${CALL[v.status]}`;
+  for (const id of ["decide-offside", "decide-none"]) {
+    const btn = $(id);
+    btn.classList.toggle("armed", state.armed === btn.dataset.decision);
+  }
+  $("correcting").hidden = state.correcting === null;
+  $("correcting-id").textContent = state.correcting === null ? "" : `#${state.correcting}`;
+}
+
+// -- facts ------------------------------------------------------------------------------------
+
+function currentFacts() {
+  const f = state.current.facts;
+  return { plays: f.plays.slice(), involvement: f.involvement.slice(), off_field: f.off_field.slice() };
+}
+
+async function postFacts(facts) {
+  const d = state.current;
+  let result;
+  try {
+    result = await api(`/api/situations/${d.id}/facts`, { method: "POST", json: facts });
+  } catch (err) {
+    toast(err.where ? `${err.message} (${err.where})` : err.message, true);
+    return;
+  }
+  if (!state.current || state.current.id !== d.id) return;
+  Object.assign(d, {
+    facts: result.facts,
+    changes: result.changes,
+    verdict: result.verdict,
+    summary: result.summary,
+    status: result.verdict.status,
+  });
+  d.facts_version += 1;
+  if (result.verdict_changed) {
+    state.lastFlip = `${result.previous_summary.call} \u2192 ${result.summary.call}`;
+    const box = $("verdict");
+    box.classList.remove("flash");
+    void box.offsetWidth;
+    box.classList.add("flash");
+    toast(`Verdict now ${result.summary.call}`);
+  }
+  $("timing").textContent = `Judged again in ${result.timing_ms.judge.toFixed(1)} ms (server ${result.timing_ms.total.toFixed(1)} ms).`;
+  renderIncident();
+  loadPicture();
+  loadQueue();
+}
+
+function setPlay(index, kind) {
+  const touch = state.current.touches[index];
+  if (!touch || !touch.settable) return;
+  const facts = currentFacts();
+  facts.plays = facts.plays.filter((p) => p.touch !== index);
+  if (kind !== touch.kind) facts.plays.push({ touch: index, kind });
+  state.selectedTouch = index;
+  postFacts(facts);
+}
+
+function selectTouch(index) {
+  if (!state.current || index < 0 || index >= state.current.touches.length) return;
+  state.selectedTouch = index;
+  renderChain();
+}
+
+function removeInvolvement(i) {
+  const facts = currentFacts();
+  facts.involvement.splice(i, 1);
+  postFacts(facts);
+}
+
+function removeOffField(i) {
+  const facts = currentFacts();
+  facts.off_field.splice(i, 1);
+  postFacts(facts);
+}
+
+function addInvolvement(event) {
+  event.preventDefault();
+  const facts = currentFacts();
+  const player = $("inv-player").value;
+  if (!player) return;
+  facts.involvement.push({ touch: Number($("inv-touch").value), player, kind: $("inv-kind").value });
+  postFacts(facts);
+}
+
+function addOffField(event) {
+  event.preventDefault();
+  const facts = currentFacts();
+  const touch = Number($("off-touch").value);
+  const player = $("off-player").value;
+  if (!player) return;
+  facts.off_field = facts.off_field.filter((f) => !(f.touch === touch && f.player === player));
+  facts.off_field.push({ touch, player, status: $("off-status").value });
+  postFacts(facts);
+}
+
+function resetFacts() {
+  const s = state.current.situation;
+  const involvement = [];
+  const off = [];
+  s.touches.forEach((t, i) => {
+    (t.involvement || []).forEach((f) => involvement.push({ touch: i, player: f.player, kind: f.kind }));
+    Object.entries(t.positions).forEach(([p, pos]) => { if (pos.off_field) off.push({ touch: i, player: p, status: pos.off_field }); });
+  });
+  postFacts({ plays: [], involvement, off_field: off });
+}
+
+// -- the picture ---------------------------------------------------------------------------------
+
+async function loadPicture() {
+  const d = state.current;
+  const key = `${d.id}:${d.facts_version}:${JSON.stringify(d.facts)}`;
+  if (state.picture.key === key) return;
+  state.picture.key = key;
+  const frame = $("picture-frame");
+  const img = $("picture");
+  const status = $("picture-status");
+  frame.classList.add("loading");
+  status.textContent = "Drawing the picture\u2026";
+  status.hidden = false;
+  try {
+    const res = await api(`/api/situations/${d.id}/image.png?v=${d.facts_version}`, { raw: true });
+    const blob = await res.blob();
+    if (state.picture.key !== key) return;
+    if (state.picture.url) URL.revokeObjectURL(state.picture.url);
+    state.picture.url = URL.createObjectURL(blob);
+    img.src = state.picture.url;
+    img.hidden = false;
+    status.hidden = true;
+  } catch (err) {
+    if (state.picture.key !== key) return;
+    img.hidden = true;
+    status.textContent = err.status === 404 ? "No picture available on this server." : `No picture: ${err.message}`;
+  } finally {
+    if (state.picture.key === key) frame.classList.remove("loading");
+  }
+}
+
+function enlarge() {
+  if (!state.picture.url || $("picture").hidden) return;
+  $("lightbox-img").src = state.picture.url;
+  $("lightbox").showModal();
+}
+
+// -- the check clock -------------------------------------------------------------------------------
+
+function startClock() {
+  state.clockStart = performance.now();
+  state.clockStopped = null;
+  tick();
+}
+
+function elapsed() {
+  const end = state.clockStopped === null ? performance.now() : state.clockStopped;
+  return (end - state.clockStart) / 1000;
+}
+
+function tick() {
+  if (!state.current) return;
+  const s = elapsed();
+  $("clock-value").textContent = fmtClock(s);
+  const clock = $("clock");
+  clock.classList.toggle("late", s >= LATE_S);
+  clock.classList.toggle("stopped", state.clockStopped !== null);
+}
+
+// -- decisions ---------------------------------------------------------------------------------
+
+function arm(decision) {
+  if (decision === "confirm" && $("decide-confirm").disabled) return;
+  state.armed = decision;
+  $("decide-hint").replaceChildren("Press ", h("kbd", {}, "Enter"), ` to record \u201c${DECISION[decision]}\u201d, `, h("kbd", {}, "Esc"), " to cancel.");
+  renderDecide();
+}
+
+function disarm() {
+  state.armed = null;
+  $("decide-hint").replaceChildren("Record with a click, or the key then ", h("kbd", {}, "Enter"), ".");
+  if (state.current) renderDecide();
+}
+
+async function decide(decision) {
+  const d = state.current;
+  if (!d) return;
+  const reviewer = $("reviewer").value.trim();
+  if (!reviewer) {
+    $("reviewer").classList.add("needed");
+    $("reviewer").focus();
+    toast("Enter your name as reviewer first", true);
+    return;
+  }
+  const seconds = Math.round(elapsed() * 1000) / 1000;
+  const body = {
+    reviewer,
+    decision,
+    duration_s: seconds,
+    facts: currentFacts(),
+    client_ref: uid(),
+  };
+  if (state.correcting !== null) body.corrects = state.correcting;
+  const note = $("note").value.trim();
+  if (note) body.note = note;
+  let entry;
+  try {
+    entry = await api(`/api/situations/${d.id}/decisions`, { method: "POST", json: body });
+  } catch (err) {
+    if (err.status === 0) {
+      try {
+        entry = await api(`/api/situations/${d.id}/decisions`, { method: "POST", json: body }); // same client_ref: recorded once
+      } catch (again) {
+        toast(again.message, true);
+        return;
+      }
+    } else {
+      toast(err.where ? `${err.message} (${err.where})` : err.message, true);
+      return;
+    }
+  }
+  state.clockStopped = performance.now();
+  tick();
+  state.correcting = null;
+  $("note").value = "";
+  disarm();
+  toast(`Decision #${entry.id} recorded: ${DECISION[entry.decision]} \u2192 ${OUTCOME[entry.outcome]} (${fmtClock(entry.duration_s)})`);
+  state.newEntry = entry.id;
+  loadIncidentLog();
+  loadQueue();
+}
+
+function logRow(e, withIncident) {
+  const cells = [
+    h("td", { class: "num" }, `#${e.id}`),
+    h("td", { class: "num" }, timeOf(e.created_at)),
+  ];
+  if (withIncident) cells.push(h("td", {}, `#${e.situation_id} ${e.situation_title || ""}`));
+  cells.push(
+    h("td", {}, e.reviewer),
+    h("td", {}, DECISION[e.decision] || e.decision, e.note ? h("div", { class: "muted" }, e.note) : null),
+    h("td", { class: `o-${e.outcome}` }, OUTCOME[e.outcome] || e.outcome),
+    h("td", {}, CALL[e.engine_status] || e.engine_status),
+    h("td", { class: "num" + (e.duration_s >= LATE_S ? " o-late" : "") }, fmtClock(e.duration_s)),
+  );
+  if (withIncident) {
+    cells.push(h("td", { class: "num" }, e.corrects ? `#${e.corrects}` : ""));
+  } else {
+    const f = e.facts || { plays: [], involvement: [], off_field: [] };
+    const n = f.plays.length + f.involvement.length + f.off_field.length;
+    cells.push(h("td", { class: "muted" }, n ? `${n} set` : "as tracked", e.corrects ? ` \u00b7 corrects #${e.corrects}` : ""));
+    cells.push(h("td", {}, h("button", { type: "button", class: "btn btn-small btn-quiet", onclick: () => { state.correcting = e.id; renderDecide(); toast(`Next decision corrects #${e.id}`); } }, "correct")));
+  }
+  return h("tr", { class: e.id === state.newEntry ? "new" : "" }, ...cells);
+}
+
+async function loadIncidentLog() {
+  const d = state.current;
+  let entries;
+  try {
+    entries = await api(`/api/situations/${d.id}/decisions`);
+  } catch (err) {
+    return;
+  }
+  if (!state.current || state.current.id !== d.id) return;
+  $("incident-log").replaceChildren(...entries.slice().reverse().map((e) => logRow(e, false)));
+  $("incident-log-empty").hidden = entries.length > 0;
+  $("incident-log").closest("table").hidden = entries.length === 0;
+}
+
+async function openLog() {
+  let entries;
+  try {
+    entries = await api("/api/decisions.json?last=500");
+  } catch (err) {
+    toast(err.message, true);
+    return;
+  }
+  $("global-log").replaceChildren(...entries.slice().reverse().map((e) => logRow(e, true)));
+  if (!$("log-dialog").open) $("log-dialog").showModal();
+}
+
+async function download(path, name) {
+  try {
+    const res = await api(path, { raw: true });
+    const url = URL.createObjectURL(await res.blob());
+    const a = h("a", { href: url, download: name });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 2000);
+  } catch (err) {
+    toast(err.message, true);
+  }
+}
+
+// -- uploads and audits ------------------------------------------------------------------------------
+
+async function uploadFiles(files) {
+  let last = null;
+  for (const file of files) {
+    let text;
+    try {
+      text = await file.text();
+    } catch (err) {
+      toast(`${file.name}: cannot read the file`, true);
+      continue;
+    }
+    try {
+      const made = await api(`/api/situations?filename=${encodeURIComponent(file.name)}`, {
+        method: "POST",
+        body: text,
+        headers: { "Content-Type": "application/json" },
+      });
+      last = made;
+    } catch (err) {
+      toast(`${file.name}: ${err.where ? err.where + ": " : ""}${err.message}`, true);
+    }
+  }
+  await loadQueue();
+  if (last) {
+    toast(`Queued #${last.id}: ${last.summary.label}`);
+    openIncident(last.id);
+  }
+}
+
+let auditConfig = null;
+
+async function openAudit() {
+  if (!auditConfig) {
+    try {
+      auditConfig = await api("/api/config");
+    } catch (err) {
+      toast(err.message, true);
+      return;
+    }
+    $("audit-provider").replaceChildren(...auditConfig.providers.map((p) => h("option", { value: p }, p)));
+  }
+  if (!$("audit-files").children.length) {
+    addAuditRow("raw_data");
+    addAuditRow("meta_data");
+  }
+  $("audit-dialog").showModal();
+}
+
+function addAuditRow(role) {
+  const roles = (auditConfig && auditConfig.file_roles) || ["raw_data", "meta_data", "event_data"];
+  const select = h("select", { class: "audit-role" }, ...roles.map((r) => h("option", { value: r }, r)));
+  select.value = role || roles[0];
+  $("audit-files").append(h("div", { class: "audit-row" }, select, h("input", { type: "file", class: "audit-file" })));
+}
+
+async function startAudit(event) {
+  event.preventDefault();
+  const form = new FormData();
+  form.append("provider", $("audit-provider").value);
+  let n = 0;
+  for (const row of document.querySelectorAll(".audit-row")) {
+    const input = row.querySelector(".audit-file");
+    if (!input.files.length) continue;
+    form.append("files", input.files[0], input.files[0].name);
+    form.append("roles", row.querySelector(".audit-role").value);
+    n += 1;
+  }
+  if (!n) {
+    toast("Choose the match's files first", true);
+    return;
+  }
+  $("audit-start").disabled = true;
+  try {
+    let audit = await api("/api/audits", { method: "POST", body: form });
+    while (audit.state === "queued" || audit.state === "running") {
+      showAudit(audit);
+      await new Promise((r) => setTimeout(r, 500));
+      audit = await api(`/api/audits/${audit.id}`);
+    }
+    showAudit(audit);
+    loadQueue();
+  } catch (err) {
+    $("audit-state").textContent = err.message;
+  } finally {
+    $("audit-start").disabled = false;
+  }
+}
+
+function showAudit(a) {
+  $("audit-bar").style.width = `${Math.round(a.progress * 100)}%`;
+  const words = { queued: "Queued\u2026", running: `Auditing\u2026 ${Math.round(a.progress * 100)}%`, done: `Done: ${a.incidents_added} incidents added to the queue.`, failed: `Failed: ${a.error}`, unavailable: `Not available (501): ${a.error}` };
+  $("audit-state").textContent = words[a.state] || a.state;
+}
+
+// -- keyboard ----------------------------------------------------------------------------------
+
+function onKey(e) {
+  const tag = e.target.tagName;
+  const typing = tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA";
+  if (document.querySelector("dialog[open]")) return; // dialogs handle their own keys (Esc closes)
+  if (e.key === "Escape") {
+    if (typing) e.target.blur();
+    disarm();
+    if (state.correcting !== null) { state.correcting = null; renderDecide(); }
+    return;
+  }
+  if (typing || e.ctrlKey || e.metaKey || e.altKey) return;
+  const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+  const has = !!state.current;
+  switch (key) {
+    case "ArrowDown": case "j": moveInQueue(1); break;
+    case "ArrowUp": case "k": moveInQueue(-1); break;
+    case "u": $("file-input").click(); break;
+    case "l": openLog(); break;
+    case "?": $("help-dialog").showModal(); break;
+    case "p": if (has) enlarge(); break;
+    case "r": if (has) startClock(); break;
+    case "c": if (has) arm("confirm"); break;
+    case "o": if (has) arm("offside"); break;
+    case "n": if (has) arm("no_offence"); break;
+    case "Enter": if (has && state.armed) decide(state.armed); else return; break;
+    case "d": if (has && state.selectedTouch !== null) setPlay(state.selectedTouch, "deliberate_play"); break;
+    case "f": if (has && state.selectedTouch !== null) setPlay(state.selectedTouch, "deflection"); break;
+    case "s": if (has && state.selectedTouch !== null) setPlay(state.selectedTouch, "save"); break;
+    default:
+      if (has && /^[1-9]$/.test(key)) selectTouch(Number(key) - 1);
+      else return;
+  }
+  e.preventDefault();
+}
+
+// -- start -------------------------------------------------------------------------------------
+
+function init() {
+  const params = new URLSearchParams(location.search);
+  if (params.has("token")) {
+    state.token = params.get("token");
+    sessionStorage.setItem("varroom-token", state.token);
+    params.delete("token");
+    const rest = params.toString();
+    history.replaceState(null, "", location.pathname + (rest ? `?${rest}` : "") + location.hash);
+  }
+  const reviewer = $("reviewer");
+  reviewer.value = localStorage.getItem("varroom-reviewer") || "";
+  reviewer.addEventListener("input", () => {
+    localStorage.setItem("varroom-reviewer", reviewer.value);
+    reviewer.classList.remove("needed");
+  });
+  $("open-file").addEventListener("click", () => $("file-input").click());
+  $("file-input").addEventListener("change", (e) => { uploadFiles([...e.target.files]); e.target.value = ""; });
+  $("open-log").addEventListener("click", openLog);
+  $("open-help").addEventListener("click", () => $("help-dialog").showModal());
+  $("open-audit").addEventListener("click", openAudit);
+  $("audit-add-file").addEventListener("click", () => addAuditRow());
+  $("audit-form").addEventListener("submit", startAudit);
+  $("token-form").addEventListener("submit", tokenEntered);
+  $("token-dialog").addEventListener("cancel", (e) => e.preventDefault()); // nothing works without it
+  $("export-csv").addEventListener("click", () => download("/api/decisions.csv", "varroom-decisions.csv"));
+  $("export-json").addEventListener("click", () => download("/api/decisions.json", "varroom-decisions.json"));
+  $("involvement-form").addEventListener("submit", addInvolvement);
+  $("offfield-form").addEventListener("submit", addOffField);
+  $("off-touch").addEventListener("change", refreshOffPlayers);
+  $("reset-facts").addEventListener("click", resetFacts);
+  $("picture-frame").addEventListener("click", enlarge);
+  $("lightbox").addEventListener("click", () => $("lightbox").close());
+  $("correcting-cancel").addEventListener("click", () => { state.correcting = null; renderDecide(); });
+  for (const btn of document.querySelectorAll(".decide-btn")) {
+    btn.addEventListener("click", () => decide(btn.dataset.decision));
+  }
+  for (const btn of document.querySelectorAll("[data-close]")) {
+    btn.addEventListener("click", () => btn.closest("dialog").close());
+  }
+  document.addEventListener("keydown", onKey);
+
+  let depth = 0;
+  window.addEventListener("dragenter", (e) => { if (e.dataTransfer && [...e.dataTransfer.types].includes("Files")) { depth += 1; $("drop").hidden = false; } });
+  window.addEventListener("dragleave", () => { depth = Math.max(0, depth - 1); if (!depth) $("drop").hidden = true; });
+  window.addEventListener("dragover", (e) => e.preventDefault());
+  window.addEventListener("drop", (e) => {
+    e.preventDefault();
+    depth = 0;
+    $("drop").hidden = true;
+    if (e.dataTransfer && e.dataTransfer.files.length) uploadFiles([...e.dataTransfer.files]);
+  });
+
+  setInterval(tick, 100);
+  setInterval(() => { if (!document.hidden) loadQueue(); }, 5000);
+  loadQueue().then(() => {
+    const id = Number(location.hash.slice(1));
+    if (id) openIncident(id);
+  });
+}
+
+document.addEventListener("DOMContentLoaded", init);

@@ -1,0 +1,67 @@
+"""`varroom serve` on the command line (skipped until the command is wired into the CLI)."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("uvicorn")
+
+import httpx  # noqa: E402
+
+from varroom.cli import cli  # noqa: E402
+
+pytestmark = pytest.mark.skipif("serve" not in cli.commands, reason="no `varroom serve` yet")
+
+
+def test_serving_beyond_loopback_without_a_token_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("VARROOM_TOKEN", raising=False)
+    from click.testing import CliRunner
+
+    result = CliRunner().invoke(
+        cli, ["serve", "--host", "0.0.0.0", "--data-dir", str(tmp_path / "d")]
+    )
+    assert result.exit_code == 1
+    assert "token" in result.output
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "d").exists()
+
+
+def test_serve_answers_on_loopback(tmp_path: Path) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = [
+        sys.executable,
+        "-c",
+        "from varroom.cli import main; main()",
+        "serve",
+        "--port",
+        str(port),
+        "--data-dir",
+        str(tmp_path / "data"),
+    ]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                response = httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=2)
+                break
+            except httpx.TransportError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise AssertionError(server.communicate()[0].decode()) from None
+                time.sleep(0.1)
+        assert response.status_code == 200
+        assert httpx.get(f"http://127.0.0.1:{port}/").status_code == 200
+        assert (tmp_path / "data" / "varroom.db").is_file()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)

@@ -1,0 +1,218 @@
+"""`varroom serve` end to end: the review room in real headless Chromium, driven by Playwright.
+
+Skipped only where Chromium is absent (CI installs Debian's). Screenshots go to a temporary
+folder; set VARROOM_SCREENSHOTS to a folder (docs/images for the README) to keep them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or (
+    "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
+)
+if CHROMIUM is None:
+    pytest.skip("no Chromium here (CI installs it)", allow_module_level=True)
+
+pytest.importorskip("uvicorn")
+sync_api = pytest.importorskip("playwright.sync_api")
+
+import httpx  # noqa: E402
+
+from varroom.serve import create_app  # noqa: E402
+from varroom.serve.live import serve_in_thread  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+KANE = ROOT / "examples" / "tottenham-sporting-2022-kane.json"
+NOT_INTERFERING = ROOT / "examples" / "offside-position-not-interfering-no-offence.json"
+DEFLECTION = ROOT / "examples" / "deflection-off-defender-gaining-advantage-offence.json"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+TOKEN = "e2e-token-0123456789abcdef"
+VIEWPORT = {"width": 1600, "height": 1000}
+PICTURE_S = 90_000  # ms: the first picture imports matplotlib on a slow machine
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = os.environ.get("VARROOM_SCREENSHOTS")
+    path = Path(folder) if folder else tmp_path_factory.mktemp("screenshots")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _page(browser: Any) -> tuple[Any, list[str]]:
+    page = browser.new_page(viewport=VIEWPORT)
+    page.set_default_timeout(20_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on(
+        "console",
+        lambda message: (
+            errors.append(message.text)
+            if message.type == "error"
+            and "Failed to load resource" not in message.text  # answered 4xx
+            else None
+        ),
+    )
+    return page, errors
+
+
+def test_review_an_incident_change_a_fact_and_record_the_decision(
+    browser: Any, shots: Path, tmp_path: Path
+) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        app = create_app(None, None, tmp_path / "data", prewarm_render=True)
+    with serve_in_thread(app) as url:
+        page, errors = _page(browser)
+        page.goto(url)
+        page.wait_for_selector("#conn.ok")
+        page.fill("#reviewer", "A. Referee")
+        page.locator("#reviewer").blur()
+
+        # Two incidents in the queue first, then the Kane goal, each opened by the file picker.
+        for path in (NOT_INTERFERING, DEFLECTION):
+            page.set_input_files("#file-input", str(path))
+            page.wait_for_selector(f".queue-item .qi-sub:text('{path.name}')")
+        page.set_input_files("#file-input", str(KANE))
+        page.wait_for_selector(
+            ".queue-item.selected .qi-sub:text('tottenham-sporting-2022-kane.json')"
+        )
+        call = page.locator("#verdict-call")
+        sync_api.expect(call).to_have_text("OFFSIDE")
+        sync_api.expect(page.locator("#verdict-margin")).to_have_text("+4 cm")
+        sync_api.expect(page.locator("#verdict-who")).to_contain_text("Harry Kane")
+        sync_api.expect(page.locator("#reason")).to_contain_text(
+            "deflection, not a deliberate play"
+        )
+        sync_api.expect(page.locator("#chain .touch")).to_have_count(4)
+        page.wait_for_selector("#picture:not([hidden])", timeout=PICTURE_S)
+        page.wait_for_selector("#picture-frame:not(.loading)")
+        assert page.locator("#picture").evaluate("img => img.naturalWidth") > 1000
+        page.screenshot(path=str(shots / "review-room-offside.png"))
+
+        # The deflection off Inácio was a deliberate play: keyboard, touch 3, D.
+        page.keyboard.press("3")
+        sync_api.expect(page.locator("#chain .touch").nth(2)).to_have_class("touch selected")
+        page.keyboard.press("d")
+        sync_api.expect(call).to_have_text("NO OFFENCE")
+        sync_api.expect(page.locator("#changed")).to_be_visible()
+        sync_api.expect(page.locator("#changed-flip")).to_contain_text("OFFSIDE")
+        sync_api.expect(page.locator("#changed-list")).to_contain_text(
+            "deflection \u2192 deliberate play"
+        )
+        sync_api.expect(page.locator("#reason")).to_contain_text("resets offside")
+        sync_api.expect(page.locator("#timing")).to_contain_text("Judged again in")
+        sync_api.expect(
+            page.locator("button[data-touch='2'][data-kind='deliberate_play']")
+        ).to_have_attribute("aria-pressed", "true")
+        page.wait_for_selector("#picture-frame:not(.loading)", timeout=PICTURE_S)
+        page.screenshot(path=str(shots / "review-room-facts-changed.png"))
+
+        # Back to tracking's reading with a click, and once more to a deliberate play.
+        page.click("button[data-touch='2'][data-kind='deflection']")
+        sync_api.expect(call).to_have_text("OFFSIDE")
+        page.click("button[data-touch='2'][data-kind='deliberate_play']")
+        sync_api.expect(call).to_have_text("NO OFFENCE")
+
+        # Confirm the engine's verdict with the facts set: C, then Enter.
+        page.keyboard.press("c")
+        sync_api.expect(page.locator("#decide-confirm")).to_have_class(
+            "decide-btn s-no_offence armed"
+        )
+        page.keyboard.press("Enter")
+        row = page.locator("#incident-log tr").first
+        sync_api.expect(row).to_contain_text("A. Referee")
+        sync_api.expect(row).to_contain_text("Confirm")
+        sync_api.expect(row).to_contain_text("NO OFFENCE")
+        sync_api.expect(page.locator(".queue-item.selected .qi-state")).to_contain_text(
+            "NO OFFENCE"
+        )
+        sync_api.expect(page.locator("#clock")).to_have_class("clock stopped")
+        page.screenshot(path=str(shots / "review-room-decision.png"))
+
+        entries = httpx.get(f"{url}/api/decisions.json").json()
+        assert len(entries) == 1
+        entry = entries[0]
+        assert (entry["reviewer"], entry["decision"], entry["outcome"]) == (
+            "A. Referee",
+            "confirm",
+            "no_offence",
+        )
+        assert entry["facts"]["plays"] == [{"touch": 2, "kind": "deliberate_play"}]
+        assert 0 < entry["duration_s"] < 120
+
+        # The log, with every decision of the room.
+        page.keyboard.press("l")
+        dialog = page.locator("#log-dialog")
+        sync_api.expect(dialog).to_be_visible()
+        sync_api.expect(page.locator("#global-log tr")).to_have_count(1)
+        sync_api.expect(page.locator("#global-log tr").first).to_contain_text("Tottenham Hotspur")
+        page.screenshot(path=str(shots / "review-room-log.png"))
+        page.keyboard.press("Escape")
+        sync_api.expect(dialog).to_be_hidden()
+
+        # Next incident with the arrow key: the check clock starts again and turns amber at 30 s.
+        page.keyboard.press("ArrowDown")
+        sync_api.expect(page.locator("#title")).to_contain_text("Northbridge Athletic")
+        sync_api.expect(page.locator("#clock")).to_have_class("clock")
+        page.evaluate("state.clockStart -= 31000")
+        sync_api.expect(page.locator("#clock")).to_have_class("clock late")
+        page.wait_for_selector("#picture-frame:not(.loading)", timeout=PICTURE_S)
+        page.screenshot(path=str(shots / "review-room-clock-amber.png"))
+
+        # A file that is not a situation: the fault and its JSON path, nothing queued.
+        bad = tmp_path / "broken.json"
+        bad.write_text('{"players": [{"id": "a", "team": "A"}], "touches": []}')
+        page.set_input_files("#file-input", str(bad))
+        sync_api.expect(page.locator("#toast")).to_contain_text("$.players")
+        sync_api.expect(page.locator(".queue-item")).to_have_count(3)
+        assert errors == [], errors
+        page.close()
+
+
+def test_with_a_token_the_page_asks_for_it_once(browser: Any, tmp_path: Path) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        app = create_app(None, TOKEN, tmp_path / "data")
+    app.state.room.add_situation(__import__("json").loads(KANE.read_text()), KANE.name)
+    with serve_in_thread(app) as url:
+        page, _errors = _page(browser)
+        page.goto(url)
+        dialog = page.locator("#token-dialog")
+        sync_api.expect(dialog).to_be_visible()
+        page.fill("#token-input", TOKEN)
+        page.keyboard.press("Enter")
+        sync_api.expect(page.locator(".queue-item")).to_have_count(1)
+        assert page.evaluate("sessionStorage.getItem('varroom-token')") == TOKEN
+        page.close()
+
+        # `?token=` once: kept for the session, taken out of the address bar.
+        page, _errors = _page(browser)
+        page.goto(f"{url}/?token={TOKEN}")
+        sync_api.expect(page.locator(".queue-item")).to_have_count(1)
+        assert "token" not in page.url
+        sync_api.expect(page.locator("#token-dialog")).to_be_hidden()
+        page.close()
