@@ -106,7 +106,12 @@ cli.add_command(audit)
 )
 def serve(host: str, port: int, db_url: str | None, token: str | None, data_dir: Path) -> None:
     """The review room: a web page to check verdicts, set facts and record decisions."""
-    from varroom.serve.app import run_server
+    try:
+        from varroom.serve.app import run_server
+    except ImportError as error:
+        raise VarroomError(
+            f"varroom serve needs the serve extra: pip install 'varroom[serve]' ({error})"
+        ) from None
 
     run_server(host, port, db_url, token, data_dir=data_dir)
 
