@@ -22,7 +22,12 @@ with warnings.catch_warnings():
 from varroom.serve import create_app
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-BIN = Path("/usr/lib/postgresql/15/bin")
+# Debian installs each major version under its own folder; take the newest.
+BIN = max(
+    Path("/usr/lib/postgresql").glob("*/bin"),
+    default=Path("/nonexistent"),
+    key=lambda p: int(p.parent.name),
+)
 
 
 def _free_port() -> int:
@@ -41,7 +46,7 @@ def _as_postgres(*command: str) -> list[str]:
 @pytest.fixture(scope="module")
 def postgres_url() -> Iterator[str]:
     if not (BIN / "initdb").exists():
-        pytest.fail("PostgreSQL 15 server binaries not found: .ci/run installs postgresql")
+        pytest.fail("PostgreSQL server binaries not found: .ci/run installs postgresql")
     # Not pytest's tmp_path: its parents are private to root, and the server runs as postgres.
     root = Path(tempfile.mkdtemp(prefix="varroom-pg-"))
     data = root / "data"
@@ -55,7 +60,17 @@ def postgres_url() -> Iterator[str]:
     port = _free_port()
     options = f"-h 127.0.0.1 -p {port} -k {root}"
     subprocess.run(
-        _as_postgres(str(BIN / "pg_ctl"), "-D", str(data), "-o", options, "-w", "start", "-l", str(root / "log")),
+        _as_postgres(
+            str(BIN / "pg_ctl"),
+            "-D",
+            str(data),
+            "-o",
+            options,
+            "-w",
+            "start",
+            "-l",
+            str(root / "log"),
+        ),
         check=True,
         capture_output=True,
     )
@@ -69,7 +84,9 @@ def postgres_url() -> Iterator[str]:
         shutil.rmtree(root, ignore_errors=True)
 
 
-def test_migrations_queue_and_append_only_log_on_postgres(postgres_url: str, tmp_path: Path) -> None:
+def test_migrations_queue_and_append_only_log_on_postgres(
+    postgres_url: str, tmp_path: Path
+) -> None:
     app = create_app(postgres_url, None, tmp_path / "data")
     with TestClient(app, base_url="http://127.0.0.1") as room:
         posted = room.post(
