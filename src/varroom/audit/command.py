@@ -1,0 +1,204 @@
+"""`varroom audit PROVIDER --event-data F ...`: every offside decision of a match.
+
+The files are named as kloppy names them (`--event-data` is kloppy's `event_data`), so any
+provider `load_match` reads can be audited without a varroom option of its own.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from varroom.audit.model import Audit, Incident
+from varroom.audit.report_html import (
+    Agreeing,
+    Row,
+    html_report,
+    png,
+    rows,
+    summary,
+    write_atomically,
+    write_html,
+)
+from varroom.audit.run import audit_match
+from varroom.match.load import load_match
+from varroom.match.providers import LOADERS
+from varroom.match.tracking import MatchTracking, Provider
+
+_AGREEING_STYLE = {
+    Agreeing.BOTH: "green",
+    Agreeing.ENGINE_ONLY: "red",
+    Agreeing.OFFICIAL_ONLY: "yellow",
+}
+
+
+def _file_arguments() -> dict[str, bool]:
+    """Every file argument of any kloppy loader, and whether it takes several files."""
+    many: dict[str, bool] = {}
+    for loaders in LOADERS.values():
+        for loader in loaders:
+            for spec in loader.files:
+                many[spec.name] = many.get(spec.name, False) or spec.many
+    return many
+
+
+def _file_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """An option per kloppy file argument: `--event-data` for `event_data`."""
+    # Added in reverse so that --help lists them in alphabetical order.
+    for name, many in sorted(_file_arguments().items(), reverse=True):
+        flag = "--" + name.replace("_", "-")
+        command = click.option(
+            flag,
+            name,
+            multiple=many,
+            type=click.Path(dir_okay=False, path_type=Path),
+            help=f"kloppy's {name}" + (" (repeat for each file)" if many else "") + ".",
+        )(command)
+    return command
+
+
+@click.command("audit")
+@click.argument("provider")
+@_file_options
+@click.option("--json", "as_json", is_flag=True, help="Print the audit as one JSON object.")
+@click.option(
+    "--html",
+    "html_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write a self-contained HTML report: a picture and a reason per decision.",
+)
+@click.option(
+    "--images",
+    "images_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Write one PNG per engine incident and per official call into this directory.",
+)
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def audit(
+    provider: str,
+    as_json: bool,
+    html_path: Path | None,
+    images_dir: Path | None,
+    quiet: bool,
+    **files: Path | tuple[Path, ...] | None,
+) -> None:
+    """Audit a match's offside decisions: PROVIDER is kloppy's name (statsbomb, sportec, ...),
+    the files are kloppy's arguments (--event-data, --lineup-data, --raw-data, ...)."""
+    given = {name: value for name, value in files.items() if value}
+    with _progress(quiet) as progress:
+        loading = progress.add_task("loading the match", total=None)
+        match = load_match(provider, **given)
+        progress.update(loading, total=1, completed=1)
+        judging = progress.add_task("judging", total=None)
+
+        def advance(done: int, total: int, what: str) -> None:
+            progress.update(judging, completed=done, total=total, description=f"judging {what}")
+
+        result, phases = _audit(match, given, advance)
+        progress.update(judging, description="judged")
+        decisions = rows(result, match, phases)
+        pictures = _Pictures()
+        if images_dir is not None:
+            _write_images(images_dir, result, decisions, pictures, progress)
+        if html_path is not None:
+            drawing = progress.add_task("drawing the report", total=None)
+            write_html(html_path, html_report(result, match, decisions, pictures))
+            progress.update(drawing, total=1, completed=1)
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
+    else:
+        _print_table(result, decisions)
+
+
+def _audit(
+    match: MatchTracking, files: dict[str, Any], progress: Callable[[int, int, str], None]
+) -> tuple[Audit, Sequence[Incident | None]]:
+    """The audit, and the engine's verdict at each official call where it can give one."""
+    if match.provider is not Provider.STATSBOMB:
+        return audit_match(match, progress), ()
+    # StatsBomb's camera views and pass ends are not in MatchTracking: read from its files.
+    from varroom.audit.freeze_frames import audit_freeze_frames, call_phases, read_statsbomb_facts
+
+    facts = read_statsbomb_facts(match, files["event_data"], files.get("three_sixty_data"))
+    result = audit_freeze_frames(match, progress, facts)
+    return result, call_phases(match, result, facts)
+
+
+class _Pictures:
+    """Each incident drawn once, however many files show it."""
+
+    def __init__(self) -> None:
+        self._drawn: dict[int, bytes] = {}
+
+    def __call__(self, incident: Incident) -> bytes:
+        key = id(incident.situation)
+        if key not in self._drawn:
+            self._drawn[key] = png(incident)
+        return self._drawn[key]
+
+
+def _write_images(
+    directory: Path,
+    result: Audit,
+    decisions: Sequence[Row],
+    pictures: _Pictures,
+    progress: Progress,
+) -> None:
+    named = [(f"incident-{n:02d}.png", i) for n, i in enumerate(result.incidents, start=1)]
+    calls = {row.call: row.engine for row in decisions if row.call is not None}
+    named += [
+        (f"call-{n:02d}.png", calls[call])
+        for n, call in enumerate(result.official_calls, start=1)
+        if calls.get(call) is not None
+    ]
+    task = progress.add_task("drawing pictures", total=len(named))
+    directory.mkdir(parents=True, exist_ok=True)
+    for name, incident in named:
+        assert incident is not None
+        write_atomically(directory / name, pictures(incident))
+        progress.advance(task)
+
+
+@contextmanager
+def _progress(quiet: bool) -> Iterator[Progress]:
+    """A progress bar on stderr that leaves nothing behind: none with --quiet, nor where
+    stderr is no terminal (a log, a pipe) to redraw it in place."""
+    console = Console(stderr=True)
+    progress = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+        disable=quiet or not console.is_terminal,
+    )
+    with progress:
+        yield progress
+
+
+def _print_table(result: Audit, decisions: Sequence[Row]) -> None:
+    console = Console()
+    table = Table(title=f"Offside audit: {result.match}", title_justify="left")
+    for column in ("When", "Team", "Player", "Officials", "Engine", "Agreement"):
+        table.add_column(column)
+    for row in decisions:
+        style = _AGREEING_STYLE[row.agreeing]
+        table.add_row(
+            row.clock,
+            row.team,
+            row.player or "?",
+            "offside" if row.call else "-",
+            row.engine_says,
+            f"[{style}]{row.agreeing.value}[/]",
+        )
+    console.print(table)
+    console.print("; ".join(summary(result)) + ".")

@@ -1,0 +1,658 @@
+"""StatsBomb 360 freeze frames as situations: every pass judged at the moment it was played.
+
+A freeze frame shows where the players in the broadcast camera's view stood when an event
+happened; only the player on the ball is named. Each pass with a frame becomes a situation
+of one or two touches: the pass (or the restart it was), then, when a team-mate played the
+ball (the pass was complete, or stopped for offside), his touch at the pass's end. StatsBomb
+names that team-mate but not his place in the frame: he is the team-mate nearest the pass's
+end. An `Offside` event (offside called on no pass: after a shot, a rebound) is judged at
+the latest play of a team-mate before it, the offender being the team-mate nearest the spot
+of the offence.
+
+What a frame cannot settle is undecidable, never guessed: fewer than two opponents in view,
+the receiver out of view, or an offence with the camera's view stopping short of the goal
+line attacked. An unseen opponent can only stand deeper than the ones in view, moving the
+offside line towards the goal line: a player onside against the opponents in view is
+onside, and only an offence needs the whole depth of the pitch in view.
+
+MatchTracking does not carry the camera's view or the passes' ends and outcomes:
+`read_statsbomb_facts` reads them from StatsBomb's files.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from kloppy.domain import Point, StatsBombCoordinateSystem
+from matplotlib.path import Path as PolygonPath
+
+from varroom.audit.model import Audit, Incident, IncidentSource, OfficialCall, clock, match_calls
+from varroom.audit.run import Progress
+from varroom.errors import DataError
+from varroom.judge import judge
+from varroom.law.position import ball_depth_m, offside_line_depth_m, offside_margin_m
+from varroom.law.restarts import no_offence_from
+from varroom.match.tracking import EventKind, MatchEvent, MatchTracking
+from varroom.noise import TrackingSource
+from varroom.settings import LawSettings
+from varroom.situation import Action, Pitch, Situation
+from varroom.situation_json import situation_from_dict
+from varroom.verdict import Effect, Status, Verdict
+
+# A view ending closer than this to the goal line leaves no room for an unseen player: such a
+# corner of the polygon is the edge of the camera's frustum, centimetres short of the line.
+GOAL_LINE_SLACK_M = 0.5
+# No footballer runs faster (the fastest are timed at about 36 km/h): a team-mate farther from
+# where the ball was played than this speed allows is not the one who played it.
+TOP_SPEED_MPS = 10.0
+# Beyond the run: a stride to the ball, and the error of the frame's and the event's spots.
+RECEIVER_SLACK_M = 3.0
+# An offside call follows the play it punishes within seconds (`match_calls` allows 8 s).
+OFFSIDE_LOOKBACK_S = 10.0
+
+_ACTION_OF_KIND: dict[EventKind, Action] = {
+    EventKind.PASS: Action.PASS,
+    EventKind.SHOT: Action.SHOT,
+    EventKind.CLEARANCE: Action.CLEARANCE,
+    EventKind.CORNER_KICK: Action.CORNER_KICK,
+    EventKind.THROW_IN: Action.THROW_IN,
+    EventKind.GOAL_KICK: Action.GOAL_KICK,
+    EventKind.FREE_KICK: Action.FREE_KICK,
+    EventKind.KICK_OFF: Action.KICK_OFF,
+    EventKind.PENALTY_KICK: Action.PENALTY_KICK,
+}
+# kloppy names a corner or a throw-in as the restart; StatsBomb's own type says it was a pass.
+_PASS_TYPE = "Pass"
+# Pass outcomes after which a team-mate played the ball: none (complete), or offside called.
+_REACHED_OUTCOMES = frozenset({None, "Pass Offside"})
+# StatsBomb's units: each event in the direction of the team performing it, 120 long.
+_GOAL_LINE_UNITS = 120.0
+
+EventKey = tuple[int, int, str | None, str]  # period, milliseconds, player id, raw type
+
+
+@dataclass(frozen=True, slots=True)
+class EventFacts:
+    """What a StatsBomb event says that MatchTracking does not carry, in match metres."""
+
+    location_m: tuple[float, float] | None
+    end_m: tuple[float, float] | None  # where a pass ended
+    reached: bool  # a team-mate played the pass: complete, or stopped for offside
+    duration_s: float
+
+
+@dataclass(frozen=True, slots=True)
+class FrameView:
+    """What a 360 frame says beyond positions: the part of the pitch the camera saw."""
+
+    area_m: tuple[tuple[float, float], ...]  # the visible area's polygon, in match metres
+    goal_line_gap_m: float  # how far short of the goal line attacked the view stops
+
+    def covers(self, point_m: tuple[float, float], pitch: Pitch) -> bool:
+        # The area is clipped to the pitch: a point on a touchline or goal line lies on its
+        # edge, so it is tested a centimetre inside the pitch.
+        x_limit, y_limit = pitch.half_length_m - 0.01, pitch.half_width_m - 0.01
+        x_m, y_m = point_m
+        inside = (float(np.clip(x_m, -x_limit, x_limit)), float(np.clip(y_m, -y_limit, y_limit)))
+        return len(self.area_m) >= 3 and PolygonPath(self.area_m).contains_point(inside)
+
+
+@dataclass(frozen=True, slots=True)
+class StatsBombFacts:
+    events: Mapping[EventKey, EventFacts]
+    views: Mapping[EventKey, FrameView]
+
+    def event(self, event: MatchEvent) -> EventFacts | None:
+        return self.events.get(_key_of(event))
+
+    def view(self, event: MatchEvent) -> FrameView | None:
+        return self.views.get(_key_of(event))
+
+
+def read_statsbomb_facts(
+    match: MatchTracking, event_data: str | Path, three_sixty_data: str | Path | None = None
+) -> StatsBombFacts:
+    """The passes' ends and outcomes, and the 360 frames' views, from StatsBomb's files.
+
+    `match` is what `load_match` read from the same files: its pitch and the direction each
+    team attacks turn StatsBomb's units into match metres. A bad file is a DataError.
+    """
+    to_metres = _Metres(match)
+    events: dict[EventKey, EventFacts] = {}
+    key_of_uuid: dict[str, tuple[EventKey, str]] = {}
+    for index, raw in enumerate(_records(event_data)):
+        try:
+            if raw.get("team") is None:  # no team, no direction to read its locations in
+                continue
+            key, team = _raw_key(raw), str(raw["team"]["id"])
+            events[key] = _event_facts(raw, team, key[0], to_metres)
+            key_of_uuid[str(raw["id"])] = key, team
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise DataError(
+                event_data, f"not a StatsBomb event ({error!r})", f"[{index}]"
+            ) from None
+    views: dict[EventKey, FrameView] = {}
+    records = [] if three_sixty_data is None else _records(three_sixty_data)
+    for index, raw in enumerate(records):
+        try:
+            found = key_of_uuid.get(str(raw["event_uuid"]))
+            if found is not None:
+                key, team = found
+                views[key] = _view(raw, team, key[0], to_metres)
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise DataError(
+                three_sixty_data, f"not a StatsBomb 360 frame ({error!r})", f"[{index}]"
+            ) from None
+    return StatsBombFacts(events, views)
+
+
+def audit_freeze_frames(
+    match: MatchTracking, progress: Progress, facts: StatsBombFacts | None = None
+) -> Audit:
+    """Judge every pass with a freeze frame, and the play before each `Offside` event, and
+    pair the offences with the officials' calls.
+
+    `facts` (`read_statsbomb_facts`) is required as soon as the match has freeze frames.
+    """
+    judge_ = _Judge(match, facts)
+    plays = judge_.plays()
+    incidents: list[Incident] = []
+    undecidable: list[Incident] = []
+    for done, (index, target) in enumerate(plays.items()):
+        event = match.events[index]
+        progress(done, len(plays), f"{event.raw_type} {clock(event.period, event.t_s)}")
+        phase = judge_.phase(index, target)
+        if phase.incident.status is Status.OFFENCE:
+            incidents.append(phase.incident)
+        elif phase.offence_possible:
+            undecidable.append(phase.incident)
+    progress(len(plays), len(plays), "done")
+    calls = official_calls(match)
+    home, away = match.teams
+    return Audit(
+        match=f"{home.name} v {away.name}",
+        incidents=tuple(incidents),
+        official_calls=calls,
+        undecidable=tuple(undecidable),
+        agreement=match_calls(incidents, calls),
+        phases_judged=len(plays),
+        notes=(
+            "Positions are StatsBomb 360 freeze frames: estimated from the broadcast picture, "
+            "at the pass only, and only of the players in the camera's view.",
+            "A pass can be an offence when a team-mate played it (complete, or stopped for "
+            "offside); he is taken to be the team-mate nearest the pass's end.",
+        ),
+    )
+
+
+def call_phases(
+    match: MatchTracking, audit: Audit, facts: StatsBombFacts | None
+) -> tuple[Incident | None, ...]:
+    """The engine's verdict, whatever it is, on the play each official call refers to
+    (None where no play with a freeze frame precedes the call)."""
+    judge_ = _Judge(match, facts)
+    plays = judge_.plays()
+    phases: list[Incident | None] = []
+    for call in audit.official_calls:
+        play = None if call.event_index is None else judge_.play_of_call(call.event_index)
+        phases.append(None if play is None else judge_.phase(play, plays[play]).incident)
+    return tuple(phases)
+
+
+def official_calls(match: MatchTracking) -> tuple[OfficialCall, ...]:
+    """The offside calls the event data records, with the player penalised."""
+    return tuple(
+        OfficialCall(
+            period=event.period,
+            t_s=event.t_s,
+            team=event.team,
+            player=event.player if event.kind is EventKind.OFFSIDE else event.receiver,
+            raw_type=event.raw_type,
+            event_index=index,
+        )
+        for index, event in enumerate(match.events)
+        if event.offside_call
+    )
+
+
+# -- one play as a situation ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Target:
+    """Who played the ball after the play, where and when (player None: nobody known)."""
+
+    player: str | None
+    at_m: tuple[float, float] | None
+    t_s: float
+
+
+@dataclass(frozen=True, slots=True)
+class _Phase:
+    incident: Incident
+    offence_possible: bool  # undecidable, but an offence could have been committed
+
+
+class _Judge:
+    def __init__(self, match: MatchTracking, facts: StatsBombFacts | None) -> None:
+        if facts is None and len(match.t_s):
+            raise DataError(
+                None,
+                "judging freeze frames needs StatsBomb's own files for the camera's view and "
+                "the passes' ends (read_statsbomb_facts)",
+            )
+        self.match = match
+        self.facts = facts or StatsBombFacts({}, {})
+        self.settings = LawSettings()
+        self.team_name = {team.id: team.name for team in match.teams}
+        self.column_of = {str(pid): column for column, pid in enumerate(match.player_ids)}
+        self.called = {
+            self.play_of_call(index)
+            for index, event in enumerate(match.events)
+            if event.offside_call
+        }
+
+    # -- which plays --------------------------------------------------------------------------
+
+    def plays(self) -> dict[int, _Target]:
+        """Every pass with a freeze frame and the play before each `Offside` event, by event
+        index in time order, with who played the ball next."""
+        offences = {
+            play: _Target(event.player, self._location(event), event.t_s)
+            for index, event in enumerate(self.match.events)
+            if event.kind is EventKind.OFFSIDE and (play := self.play_of_call(index)) is not None
+        }
+        return {
+            index: offences.get(index) or self._receiver(event)
+            for index, event in enumerate(self.match.events)
+            if index in offences or (event.frame is not None and event.raw_type == _PASS_TYPE)
+        }
+
+    def play_of_call(self, index: int) -> int | None:
+        """The play an official call refers to: the pass itself, or for an `Offside` event the
+        latest play by a team-mate of the offender, with a freeze frame, shortly before."""
+        event = self.match.events[index]
+        if event.kind is not EventKind.OFFSIDE:
+            return index if event.frame is not None else None
+        for earlier in range(index - 1, -1, -1):
+            play = self.match.events[earlier]
+            if play.period != event.period or event.t_s - play.t_s > OFFSIDE_LOOKBACK_S:
+                return None
+            if (
+                play.team == event.team
+                and play.player != event.player
+                and play.frame is not None
+                and play.kind in _ACTION_OF_KIND
+            ):
+                return earlier
+        return None
+
+    def _receiver(self, event: MatchEvent) -> _Target:
+        facts = self.facts.event(event)
+        if facts is None or not facts.reached or event.receiver is None:
+            return _Target(None, None, event.t_s)
+        return _Target(event.receiver, facts.end_m, event.t_s + facts.duration_s)
+
+    def _location(self, event: MatchEvent) -> tuple[float, float] | None:
+        if event.frame is not None:  # a frame's ball is its event's location
+            x_m, y_m, _ = self.match.ball_m[event.frame]
+            return float(x_m), float(y_m)
+        facts = self.facts.event(event)
+        return None if facts is None else facts.location_m
+
+    # -- one play ---------------------------------------------------------------------------
+
+    def phase(self, index: int, target: _Target) -> _Phase:
+        event = self.match.events[index]
+        assert event.frame is not None and event.team is not None and event.player is not None
+        in_view = np.flatnonzero(~np.isnan(self.match.players_m[event.frame, :, 0])).tolist()
+        receiver, unseen = self._receiver_column(event, target, in_view)
+        situation = self.situation(index, target, in_view, receiver)
+        verdict = judge(situation, self.settings)
+        why = unseen or self._unsettled(event, verdict, situation)
+        incident = Incident(
+            period=event.period,
+            t_s=event.t_s,
+            team=event.team,
+            situation=situation,
+            verdict=_undecidable(verdict, why) if why else verdict,
+            source=IncidentSource.FREEZE_FRAME,
+            event_index=index,
+        )
+        if incident.status is not Status.UNDECIDABLE:
+            return _Phase(incident, False)
+        if unseen:
+            # Placed where he played the ball: a player offside at the play receives it in
+            # the opponents' half, but for a rare run back.
+            x_m = None if target.at_m is None else target.at_m[0]
+            return _Phase(incident, self._could_be_offside(situation, x_m))
+        judgement = verdict.judgement
+        receiver_id = situation.touches[-1].player if len(situation.touches) > 1 else None
+        judged = None if judgement is None else judgement.attackers.get(receiver_id or "")
+        x_m = None if judged is None else judged.reach.x_m
+        return _Phase(incident, self._could_be_offside(situation, x_m))
+
+    def _could_be_offside(self, situation: Situation, x_m: float | None) -> bool:
+        """Whether the team-mate who played the ball next, his nearest point at `x_m` when
+        the play was made, could have been offside whatever the unseen opponents: in the
+        opponents' half, ahead of the ball, and not receiving a throw-in, goal kick or corner."""
+        play = situation.touches[0]
+        if x_m is None or no_offence_from(play.kind):
+            return False
+        direction = situation.attack_direction
+        ball = ball_depth_m(play.ball_m[0], direction, self.settings)
+        line = offside_line_depth_m(ball, -math.inf, self.settings)
+        return bool(offside_margin_m(direction.sign * x_m, line) > 0)
+
+    def _unsettled(self, event: MatchEvent, verdict: Verdict, situation: Situation) -> str:
+        """Why an offence on the players in view is not settled by the frame ('' when it is)."""
+        if verdict.status is not Status.OFFENCE:
+            return ""
+        assert event.team is not None
+        view = self.facts.view(event)
+        if view is None:
+            return "The freeze frame does not say how much of the pitch the camera saw."
+        if view.goal_line_gap_m > GOAL_LINE_SLACK_M:
+            return (
+                f"The camera's view stops {view.goal_line_gap_m:.1f} m short of the goal line "
+                f"{self.team_name[event.team]} attacked: the second-last opponent may be out "
+                "of view."
+            )
+        return self._keeper_unseen(verdict, situation)
+
+    def _keeper_unseen(self, verdict: Verdict, situation: Situation) -> str:
+        """A team always has a goalkeeper, most often the deepest of its players: when he is
+        out of view, an opponent in view as deep as the offender may be the second-last."""
+        judgement, offender = verdict.judgement, verdict.offender
+        assert judgement is not None and offender is not None
+        if any(situation.players[p].goalkeeper for p in judgement.defenders):
+            return ""
+        sign = situation.attack_direction.sign
+        deepest = max(judgement.defenders.items(), key=lambda item: sign * item[1].x_m)
+        if sign * deepest[1].x_m < sign * judgement.attackers[offender].reach.x_m:
+            return ""
+        name = situation.players[offender].short_label
+        return (
+            f"{situation.defending_team}'s goalkeeper is not in the freeze frame: had he stood "
+            f"nearer his goal line than {name}, {situation.players[deepest[0]].short_label} "
+            f"would be the second-last opponent and {name} onside."
+        )
+
+    def _receiver_column(
+        self, event: MatchEvent, target: _Target, in_view: list[int]
+    ) -> tuple[int | None, str]:
+        """The receiver's column: his own when the frame names him, else the unnamed team-mate
+        nearest where he played the ball, when that spot is in the camera's view. Without
+        one, why his place at the play is unknown."""
+        if target.player is None or target.at_m is None:
+            return None, ""
+        own = self.column_of.get(target.player)
+        if own in in_view:
+            return own, ""
+        who = self.match.player_names[own] if own is not None else None
+        who = who or target.player
+        view = self.facts.view(event)
+        if view is None or not view.covers(target.at_m, self.match.pitch):
+            return None, (
+                f"{who} played the ball out of the camera's view, so he may not be in the "
+                "freeze frame: where he stood at the play is unknown."
+            )
+        unnamed = self._unnamed(in_view, event.team)
+        nearest = None if not unnamed else self._nearest(event.frame, unnamed, target.at_m)
+        took_s = max(0.0, target.t_s - event.t_s)
+        if nearest is None or self._distance(event.frame, nearest, target.at_m) > (
+            TOP_SPEED_MPS * took_s + RECEIVER_SLACK_M
+        ):
+            return None, (
+                f"{who} played the ball {took_s:.1f} s after the play, where no team-mate in the "
+                "freeze frame could have got to: where he stood at the play is unknown."
+            )
+        return nearest, ""
+
+    def situation(
+        self, index: int, target: _Target, in_view: list[int], receiver: int | None
+    ) -> Situation:
+        """The play as a situation: the play, then the receiver's touch when he is known."""
+        event = self.match.events[index]
+        assert event.frame is not None and event.player is not None
+        frame = event.frame
+        names = self._names(event, in_view, receiver, target.player)
+        ball_x, ball_y, _ = self.match.ball_m[frame]
+        touches: list[dict[str, Any]] = [
+            {
+                "t": event.t_s,
+                "player": names[self.column_of[event.player]][0],
+                "action": _ACTION_OF_KIND.get(event.kind, Action.PASS).value,
+                "ball": [float(ball_x), float(ball_y)],
+                "positions": {names[c][0]: _xy(self.match.players_m[frame, c]) for c in in_view},
+            }
+        ]
+        if receiver is not None and target.at_m is not None:
+            x_m, y_m = target.at_m
+            touches.append(
+                {
+                    "t": max(target.t_s, event.t_s),
+                    "player": names[receiver][0],
+                    "action": Action.RECEIVE.value,
+                    "ball": [x_m, y_m],
+                    # The frame holds the moment of the play: only the receiver is known later.
+                    "positions": {names[receiver][0]: {"x": x_m, "y": y_m}},
+                }
+            )
+        where = f"{event.raw_type} at {clock(event.period, event.t_s)} (freeze frame {frame})"
+        return situation_from_dict(self._situation_dict(index, event, names, touches), where)
+
+    def _situation_dict(
+        self,
+        index: int,
+        event: MatchEvent,
+        names: Mapping[int, tuple[str, dict[str, Any]]],
+        touches: list[dict[str, Any]],
+    ) -> dict[str, Any]:
+        assert event.team is not None
+        home, away = self.match.teams
+        pitch = self.match.pitch
+        data: dict[str, Any] = {
+            "pitch": {"length": pitch.length_m, "width": pitch.width_m},
+            "attack": {
+                "team": self.team_name[event.team],
+                "towards": self.match.attack_of(event.team, event.period).direction.value,
+            },
+            "players": [
+                {"id": pid, "team": self.team_name[str(self.match.player_teams[c])], **shown}
+                for c, (pid, shown) in names.items()
+            ]
+            + self._teams_out_of_view(names),
+            "touches": touches,
+            "tracking": {"source": TrackingSource.BROADCAST.value},
+            "meta": {
+                "match": f"{home.name} v {away.name}",
+                "competition": "StatsBomb 360 open data",
+                "minute": _minute(event),
+                "clock": clock(event.period, event.t_s),
+                "event_index": index,
+            },
+        }
+        if index in self.called:
+            data["on_field"] = {"decision": "offside"}
+        return data
+
+    def _teams_out_of_view(
+        self, names: Mapping[int, tuple[str, dict[str, Any]]]
+    ) -> list[dict[str, Any]]:
+        """A player, in no touch's positions, for a team with nobody in view: a situation
+        has two teams, and a listed player absent from the positions is not on the pitch."""
+        seen = {str(self.match.player_teams[column]) for column in names}
+        return [
+            {
+                "id": f"{team.name.lower()}-none-in-view",
+                "team": team.name,
+                "name": f"{team.name} (none in view)",
+            }
+            for team in self.match.teams
+            if team.id not in seen
+        ]
+
+    def _names(
+        self, event: MatchEvent, in_view: list[int], receiver: int | None, receiver_id: str | None
+    ) -> dict[int, tuple[str, dict[str, Any]]]:
+        """Each column's situation id and display fields: named players as the data names them,
+        the receiver by his name, the others 'Turkey team-mate 3', 'Italy opponent 2' (kloppy
+        names the goalkeepers: the team's goalkeeper at the time)."""
+        counts: dict[str, int] = {}
+        names: dict[int, tuple[str, dict[str, Any]]] = {}
+        for column in in_view:
+            known = self.column_of.get(receiver_id or "", column) if column == receiver else column
+            name = self.match.player_names[known]
+            if name is not None:
+                number = self.match.player_numbers[known]
+                shown = {"name": name, "goalkeeper": bool(self.match.goalkeeper[known])}
+                names[column] = (
+                    str(self.match.player_ids[known]),
+                    shown if number is None else shown | {"number": number},
+                )
+                continue
+            team = self.team_name[str(self.match.player_teams[column])]
+            counts[team] = counts.get(team, 0) + 1
+            role = "team-mate" if self.match.player_teams[column] == event.team else "opponent"
+            label = f"{team} {role} {counts[team]}"
+            names[column] = (label.lower().replace(" ", "-"), {"name": label})
+        return names
+
+    def _unnamed(self, in_view: list[int], team: str | None) -> list[int]:
+        return [
+            c
+            for c in in_view
+            if self.match.player_teams[c] == team and self.match.player_names[c] is None
+        ]
+
+    def _nearest(self, frame: int | None, columns: list[int], at_m: tuple[float, float]) -> int:
+        return min(columns, key=lambda column: self._distance(frame, column, at_m))
+
+    def _distance(self, frame: int | None, column: int, at_m: tuple[float, float]) -> float:
+        x_m, y_m = self.match.players_m[frame, column]
+        return math.hypot(float(x_m) - at_m[0], float(y_m) - at_m[1])
+
+
+def _undecidable(verdict: Verdict, why: str) -> Verdict:
+    """The engine's verdict on the players in view, made undecidable: the frame cannot settle it."""
+    chain = tuple(
+        dataclasses.replace(step, effect=Effect.JUDGEMENT)
+        if step.effect is Effect.OFFENCE
+        else step
+        for step in verdict.chain
+    )
+    return dataclasses.replace(
+        verdict,
+        status=Status.UNDECIDABLE,
+        offender=None,
+        involved_at=None,
+        involvement=None,
+        restart=None,
+        restart_spot_m=None,
+        chain=chain,
+        reason=f"{why} On the players in view: {verdict.reason}",
+        announcement=(
+            "After review, the decision on the field stands: the freeze frame cannot show "
+            "where the second-last defender was."
+        ),
+        policy_outcomes={name: Status.UNDECIDABLE for name in verdict.policy_outcomes},
+    )
+
+
+def _xy(point: np.ndarray) -> dict[str, float]:
+    return {"x": float(point[0]), "y": float(point[1])}
+
+
+def _minute(event: MatchEvent) -> int:
+    # As broadcasts count: the first minute is 1', the second half starts at 46'.
+    return (45 if event.period == 2 else 0) + int(event.t_s // 60) + 1
+
+
+# -- StatsBomb's files --------------------------------------------------------------------------
+
+
+def _key_of(event: MatchEvent) -> EventKey:
+    return event.period, round(event.t_s * 1000), event.player, event.raw_type
+
+
+def _raw_key(raw: Mapping[str, Any]) -> EventKey:
+    hours, minutes, seconds = str(raw["timestamp"]).split(":")
+    milliseconds = round((int(hours) * 3600 + int(minutes) * 60 + float(seconds)) * 1000)
+    player = raw.get("player")
+    player_id = None if player is None else str(player["id"])
+    return int(raw["period"]), milliseconds, player_id, str(raw["type"]["name"])
+
+
+class _Metres:
+    """StatsBomb units to match metres.
+
+    kloppy's own mapping of StatsBomb's pitch (piecewise, by the pitch markings); kloppy also
+    moves each point to the centre of StatsBomb's location cell, a shift under 5 cm that no
+    use here (the nearest player, the reach of the view) can notice.
+    """
+
+    def __init__(self, match: MatchTracking) -> None:
+        self.match = match
+        self.pitch = match.pitch
+        self.dimensions = StatsBombCoordinateSystem(
+            pitch_length=self.pitch.length_m, pitch_width=self.pitch.width_m
+        ).pitch_dimensions
+
+    def along(self, x: float, y: float) -> tuple[float, float]:
+        """Metres from the centre spot, the team performing the event attacking +x."""
+        base = self.dimensions.to_metric_base(
+            Point(x=x, y=y), pitch_length=self.pitch.length_m, pitch_width=self.pitch.width_m
+        )
+        return base.x - self.pitch.half_length_m, self.pitch.half_width_m - base.y
+
+    def __call__(self, x: float, y: float, team: str, period: int) -> tuple[float, float]:
+        """Match metres: turned round where the team attacks -x in the match's frame."""
+        x_m, y_m = self.along(x, y)
+        sign = self.match.attack_of(team, period).direction.sign
+        return sign * x_m, sign * y_m
+
+
+def _records(path: str | Path) -> list[Any]:
+    try:
+        with open(path, encoding="utf-8") as stream:
+            data = json.load(stream)
+    except OSError as error:
+        raise DataError(path, f"cannot read the file: {error.strerror or error}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise DataError(path, f"not JSON ({error})") from None
+    if not isinstance(data, list):
+        raise DataError(path, "expected a JSON array of StatsBomb records")
+    return data
+
+
+def _event_facts(raw: Mapping[str, Any], team: str, period: int, to_metres: _Metres) -> EventFacts:
+    location = raw.get("location")
+    pass_ = raw.get("pass") or {}
+    end = pass_.get("end_location")
+    outcome = (pass_.get("outcome") or {}).get("name")
+    return EventFacts(
+        location_m=None if location is None else to_metres(*location[:2], team, period),
+        end_m=None if end is None else to_metres(*end[:2], team, period),
+        reached=bool(pass_) and outcome in _REACHED_OUTCOMES,
+        duration_s=float(raw.get("duration") or 0.0),
+    )
+
+
+def _view(raw: Mapping[str, Any], team: str, period: int, to_metres: _Metres) -> FrameView:
+    corners = raw["visible_area"]
+    area = [(float(x), float(y)) for x, y in zip(corners[0::2], corners[1::2], strict=False)]
+    # In the direction of the event's team, the goal line attacked is at x = 120 units.
+    deepest_x = min(max((x for x, _ in area), default=0.0), _GOAL_LINE_UNITS)
+    reach_m, _ = to_metres.along(deepest_x, 0.0)
+    return FrameView(
+        area_m=tuple(to_metres(x, y, team, period) for x, y in area),
+        goal_line_gap_m=max(0.0, to_metres.pitch.half_length_m - reach_m),
+    )

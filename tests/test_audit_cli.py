@@ -1,0 +1,138 @@
+"""`varroom audit PROVIDER --event-data F ...` on the StatsBomb sample."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from varroom.cli import cli
+
+SAMPLE = Path(__file__).resolve().parent.parent / "samples" / "statsbomb-euro2020-turkey-italy"
+FILES = [
+    "--event-data",
+    str(SAMPLE / "statsbomb_3788741_event.json"),
+    "--lineup-data",
+    str(SAMPLE / "statsbomb_3788741_lineup.json"),
+    "--three-sixty-data",
+    str(SAMPLE / "statsbomb_3788741_360.json"),
+]
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def _run(*args: str, env: dict[str, str] | None = None) -> Result:
+    return CliRunner().invoke(cli, ["audit", *args], env=env)
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory: pytest.TempPathFactory) -> tuple[Result, Path]:
+    """One audit writing everything: JSON on stdout, the HTML report, the pictures."""
+    out = tmp_path_factory.mktemp("out")
+    result = _run(
+        "statsbomb", *FILES, "--json", "--html", str(out / "report.html"),
+        "--images", str(out / "pictures"), "--quiet",
+    )  # fmt: skip
+    return result, out
+
+
+@pytest.fixture(scope="module")
+def printed(written: tuple[Result, Path]) -> dict[str, Any]:
+    result, _ = written
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_json_is_one_object_with_the_audit(printed: dict[str, Any]) -> None:
+    assert {"incidents", "official_calls", "undecidable", "agreement"} <= printed.keys()
+    assert set(printed["agreement"]) == {"both", "engine_only", "official_only"}
+    assert len(printed["official_calls"]) == 6
+    assert len(printed["incidents"]) == len(printed["agreement"]["both"]) == 3
+    assert [i["offender"] for i in printed["incidents"]] == ["6954", "11086", "7788"]
+    assert all(i["status"] == "offence" and i["reason"] for i in printed["incidents"])
+    assert all(u["status"] == "undecidable" for u in printed["undecidable"])
+
+
+def test_html_is_one_file_with_its_pictures_inside(written: tuple[Result, Path]) -> None:
+    _, out = written
+    report = (out / "report.html").read_text(encoding="utf-8")
+    assert report.startswith("<!DOCTYPE html>") and report.rstrip().endswith("</html>")
+    assert report.count('src="data:image/png;base64,') == 6  # one per official call
+    assert 'src="http' not in report and "<link" not in report and "<script" not in report
+    assert "Chiellini" in report and "StatsBomb" in report
+    assert sorted(p.name for p in out.iterdir()) == ["pictures", "report.html"]
+
+
+def test_images_are_one_png_per_incident_and_per_call(written: tuple[Result, Path]) -> None:
+    _, out = written
+    pictures = sorted((out / "pictures").iterdir())
+    names = [p.name for p in pictures]
+    assert names == [f"call-0{n}.png" for n in range(1, 7)] + [
+        f"incident-0{n}.png" for n in range(1, 4)
+    ]
+    assert all(p.read_bytes().startswith(PNG_MAGIC) for p in pictures)
+
+
+def test_the_table_names_teams_and_players() -> None:
+    result = _run("statsbomb", *FILES, "--quiet")
+    assert result.exit_code == 0, result.stderr
+    assert "Chiellini" in result.stdout and "officials only" in result.stdout
+    assert result.stderr == ""
+
+
+def test_progress_goes_to_a_terminals_stderr_unless_quiet() -> None:
+    terminal = {"TTY_COMPATIBLE": "1"}
+    shown = _run("statsbomb", *FILES, "--json", env=terminal)
+    quiet = _run("statsbomb", *FILES, "--json", "--quiet", env=terminal)
+    assert shown.exit_code == quiet.exit_code == 0
+    assert "judg" in shown.stderr
+    assert quiet.stderr == ""
+    assert json.loads(shown.stdout) == json.loads(quiet.stdout)
+
+
+@pytest.mark.parametrize(
+    ("provider", "event_data", "named"),
+    [
+        ("statsbomb", "missing.json", "missing.json"),
+        ("wyscout", "statsbomb_3788741_event.json", "statsbomb_3788741_lineup.json"),
+        ("nobody", "statsbomb_3788741_event.json", "statsbomb_3788741_event.json"),
+        ("statsbomb", "truncated.json", "truncated.json"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2_and_no_output(
+    tmp_path: Path, provider: str, event_data: str, named: str
+) -> None:
+    events = SAMPLE / event_data
+    if event_data == "truncated.json":
+        events = tmp_path / event_data
+        events.write_bytes((SAMPLE / "statsbomb_3788741_event.json").read_bytes()[:5000])
+    elif event_data == "missing.json":
+        events = tmp_path / event_data
+    report, pictures = tmp_path / "report.html", tmp_path / "pictures"
+    result = _run(
+        provider, "--event-data", str(events),
+        "--lineup-data", str(SAMPLE / "statsbomb_3788741_lineup.json"),
+        "--html", str(report), "--images", str(pictures),
+    )  # fmt: skip
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and named in lines[0] and lines[0].startswith("varroom: ")
+    assert "Traceback" not in result.output
+    assert not report.exists() and not pictures.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == (
+        [event_data] if event_data == "truncated.json" else []
+    )
+
+
+def test_kloppy_argument_names_are_options() -> None:
+    result = _run("--help")
+    for option in (
+        "--event-data",
+        "--lineup-data",
+        "--three-sixty-data",
+        "--meta-data",
+        "--raw-data",
+    ):
+        assert option in result.stdout
