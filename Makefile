@@ -11,10 +11,21 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q -e '.[dev]'
 	touch $(STAMP)
 
+SAMPLE := samples/statsbomb-euro2020-turkey-italy
+
 demo: $(STAMP)
 	@mkdir -p out
 	$(BIN)/varroom check examples/tottenham-sporting-2022-kane.json --image out/kane.png
-	@echo "Picture written to out/kane.png"
+	$(BIN)/varroom audit statsbomb --quiet \
+		--event-data $(SAMPLE)/statsbomb_3788741_event.json \
+		--lineup-data $(SAMPLE)/statsbomb_3788741_lineup.json \
+		--three-sixty-data $(SAMPLE)/statsbomb_3788741_360.json \
+		--html out/audit.html
+	@echo
+	@echo "Pictures: out/kane.png; match report: out/audit.html (open it in a browser)."
+	@echo "Review room: $(BIN)/varroom serve, then open http://127.0.0.1:8000 and use"
+	@echo "  'Open situation' with examples/tottenham-sporting-2022-kane.json, or"
+	@echo "  'Audit match' with the three files in $(SAMPLE)/."
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
