@@ -7,7 +7,6 @@ import dataclasses
 import io
 import json
 import sqlite3
-import sys
 import time
 import warnings
 from collections.abc import Iterator
@@ -29,7 +28,6 @@ import varroom
 from varroom.errors import InputError
 from varroom.serve import create_app, db
 from varroom.serve.app import run_server
-from varroom.serve.audit import AuditUnavailable
 from varroom.situation_json import load_situation
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -712,30 +710,6 @@ def wait_for(client: TestClient, audit_id: str) -> dict[str, Any]:
     raise AssertionError("the audit did not finish")
 
 
-def test_without_the_match_audit_an_audit_ends_unavailable(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    for name in ("varroom.audit", "varroom.audit.run", "varroom.audit.command"):
-        monkeypatch.setitem(sys.modules, name, None)  # as if varroom.audit did not exist
-    app = create_app(None, None, tmp_path / "data")  # the default runner
-    with client_for(app) as client:
-        response = client.post(
-            "/api/audits",
-            data={"provider": "skillcorner"},
-            files={"files": ("match.jsonl", b'{"frame": 1}\n', "application/octet-stream")},
-        )
-        assert response.status_code == 202
-        audit = response.json()
-        assert response.headers["location"] == f"/api/audits/{audit['id']}"
-        assert audit["state"] in ("queued", "running", "unavailable")
-        done = wait_for(client, audit["id"])
-        assert done["state"] == "unavailable"
-        assert done["status_code"] == 501
-        assert "not available" in done["error"]
-        assert done["incidents_added"] == 0
-        assert not any((tmp_path / "data" / "uploads").iterdir())  # uploads are cleaned up
-
-
 def test_an_audit_adds_its_incidents_to_the_queue(tmp_path: Path) -> None:
     seen: dict[str, Any] = {}
 
@@ -809,10 +783,6 @@ def test_an_unknown_audit_is_404(room: TestClient) -> None:
     assert room.get(f"/api/audits/{'0' * 32}").status_code == 404
 
 
-def test_audit_unavailable_is_an_exception_the_runner_may_raise() -> None:
-    assert issubclass(AuditUnavailable, Exception)
-
-
 def test_the_room_works_again_after_its_lifespan_ends(tmp_path: Path) -> None:
     app = create_app(None, None, tmp_path / "data", audit_runner=_no_audit)
     for _ in range(2):  # e.g. a test client opened twice, or a server restarted in-process
@@ -853,8 +823,8 @@ def test_the_default_runner_loads_the_match_and_queues_what_the_audit_finds(
         loaded.update(provider=provider, files=files)
         return "the match"
 
-    def audit_match(match: str, progress: Any) -> Any:
-        assert match == "the match"
+    def audit_match(match: str, progress: Any, files: Any) -> Any:
+        assert match == "the match" and set(files) == {"raw_data", "meta_data"}
         progress(1, 2, "first half")
         progress(2, 2, "second half")
         incident = types.SimpleNamespace(
@@ -868,7 +838,6 @@ def test_the_default_runner_loads_the_match_and_queues_what_the_audit_finds(
 
     monkeypatch.setattr(varroom.match, "load_match", load_match)
     monkeypatch.setattr(varroom.audit.run, "audit_match", audit_match)
-    monkeypatch.setitem(sys.modules, "varroom.audit.command", None)  # audit_match itself
     app = create_app(None, None, tmp_path / "data")
     with client_for(app) as client:
         response = client.post(

@@ -672,7 +672,7 @@ def _routes(
 
     @app.get("/api/audits/{audit_id}", tags=["audit"], responses=_errors(404, 422))
     def get_audit(audit_id: Annotated[str, PathParam(pattern=r"^[0-9a-f]{32}$")]) -> dict[str, Any]:
-        """An audit's state (queued, running, done, failed, unavailable), progress 0 to 1,
+        """An audit's state (queued, running, done, failed), progress 0 to 1,
         and how many incidents it added to the queue."""
         return room.audit(audit_id)
 

@@ -12,8 +12,7 @@ same checks as an uploaded situation.
 
 The default runner imports the match loader and the audit only when an audit runs:
 `varroom.match.load_match(provider, **files)`, then `varroom.audit.run.audit_match(match,
-progress)`. Where they are missing the audit ends in the `unavailable` state (HTTP 501 in
-spirit) with a sentence saying so.
+progress, files)`.
 """
 
 from __future__ import annotations
@@ -29,27 +28,14 @@ Progress = Callable[[float], None]
 AuditRunner = Callable[[str, Mapping[str, list[Path]], Progress], Iterable[Any]]
 
 
-class AuditUnavailable(Exception):
-    """This build has no match audit: the audit cannot run (501 Not Implemented)."""
-
-
 def default_audit_runner(
     provider: str, files: Mapping[str, list[Path]], progress: Progress
 ) -> Iterable[Any]:
     """Load the match (`varroom.match.load_match`) and audit it (`varroom.audit.run.audit_match`):
     every incident the audit finds, offences and undecidable phases, as a situation dict."""
-    try:
-        from varroom.audit.run import audit_match
-        from varroom.match import load_match
-    except ImportError as error:
-        raise AuditUnavailable(
-            f"the match audit is not available in this version of varroom ({error}): "
-            "upload situations instead"
-        ) from None
-    try:  # what `varroom audit` runs: some providers need more than the loaded match
-        from varroom.audit.command import _audit as command_audit
-    except ImportError:
-        command_audit = None
+    from varroom.audit.run import audit_match
+    from varroom.match import load_match
+
     named = {role: paths[0] if len(paths) == 1 else list(paths) for role, paths in files.items()}
     progress(0.01)
     match = load_match(provider, **named)
@@ -58,17 +44,7 @@ def default_audit_runner(
     def step(done: int, total: int, _what: str = "") -> None:
         progress(0.1 + 0.9 * (done / total if total else 1.0))
 
-    try:
-        if command_audit is not None:
-            audit = command_audit(match, named, step)[0]
-        else:
-            audit = audit_match(match, progress=step)
-    except ModuleNotFoundError as error:  # a part of the audit not written yet
-        if not (error.name or "").startswith("varroom"):
-            raise
-        raise AuditUnavailable(
-            f"this kind of match data cannot be audited yet ({error.name} is missing)"
-        ) from None
+    audit = audit_match(match, step, named)
     title = getattr(audit, "match", None)
     for incident in (*audit.incidents, *getattr(audit, "undecidable", ())):
         yield incident_dict(incident, title)

@@ -32,7 +32,7 @@ from sqlalchemy.exc import IntegrityError
 from varroom.errors import InputError, VarroomError
 from varroom.judge import judge
 from varroom.serve import db
-from varroom.serve.audit import AuditRunner, AuditUnavailable, incident_dict
+from varroom.serve.audit import AuditRunner, incident_dict
 from varroom.serve.facts import (
     Facts,
     FactsError,
@@ -674,7 +674,6 @@ class Room:
             "incidents_added": row.incidents_added,
             "incidents_rejected": row.incidents_rejected,
             "error": row.error,
-            "status_code": 501 if row.state == "unavailable" else None,
             "created_at": row.created_at,
             "updated_at": row.updated_at,
             "files": [
@@ -730,8 +729,6 @@ class Room:
                 progress=1.0,
                 error=None if first_problem is None else f"rejected an incident: {first_problem}",
             )
-        except AuditUnavailable as error:
-            self._set_audit(audit_id, state="unavailable", error=str(error))
         except VarroomError as error:
             self._set_audit(audit_id, state="failed", error=str(error))
         except Exception as error:

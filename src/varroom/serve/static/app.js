@@ -844,7 +844,7 @@ async function startAudit(event) {
 
 function showAudit(a) {
   $("audit-bar").style.width = `${Math.round(a.progress * 100)}%`;
-  const words = { queued: "Queued\u2026", running: `Auditing\u2026 ${Math.round(a.progress * 100)}%`, done: `Done: ${a.incidents_added} incidents added to the queue.`, failed: `Failed: ${a.error}`, unavailable: `Not available (501): ${a.error}` };
+  const words = { queued: "Queued\u2026", running: `Auditing\u2026 ${Math.round(a.progress * 100)}%`, done: `Done: ${a.incidents_added} incidents added to the queue.`, failed: `Failed: ${a.error}` };
   $("audit-state").textContent = words[a.state] || a.state;
 }
 
