@@ -43,3 +43,27 @@ def test_unknown_command_option_is_a_usage_error(run_cli):
 def test_version(run_cli):
     result = run_cli("--version")
     assert result.exit_code == 0 and "version" in result.stdout
+
+
+def test_check_writes_every_picture_kind_after_the_verdict(run_cli, tmp_path):
+    outputs = {
+        "--image": tmp_path / "k.png",
+        "--screen": tmp_path / "screen.png",
+        "--clip": tmp_path / "clip.gif",
+        "--scene": tmp_path / "scene.html",
+    }
+    args = [a for flag, path in outputs.items() for a in (flag, str(path))]
+    result = run_cli("check", str(KANE), "--json", *args)
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["offender"] == "kane"
+    assert outputs["--image"].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert outputs["--screen"].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert outputs["--clip"].read_bytes()[:6] == b"GIF89a"
+    assert "scene-data" in outputs["--scene"].read_text()
+
+
+def test_broadcast_without_a_camera_is_a_clean_input_error(run_cli, tmp_path):
+    result = run_cli("check", str(KANE), "--broadcast", str(tmp_path / "b.png"))
+    assert result.exit_code == 2
+    assert result.stderr.strip().endswith("$.camera: missing: --broadcast needs a camera (docs/pictures.md)")
+    assert not (tmp_path / "b.png").exists()

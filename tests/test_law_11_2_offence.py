@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+import varroom
+from conftest import EXAMPLES
 from situations import judged, situation, touch
 from varroom.law.offence import Involvement, gives_an_advantage, is_involved, resets_offside
 from varroom.settings import OfficialTouch
@@ -194,3 +196,19 @@ def test_own_touch_before_a_shot_is_not_the_moment_he_is_judged_at():
     receive = later("a2", "receive", 1.0)
     verdict = judged(situation([PASS, receive, later("a2", "shot", 2.0)]))
     assert verdict.offence and verdict.judged_at == 0 and verdict.involved_at == 1
+
+
+@pytest.mark.parametrize(
+    ("example", "words"),
+    [
+        ("corner-kick-direct-no-offence.json", "received directly from a corner kick"),
+        ("reset-by-defenders-deliberate-clearance-no-offence.json", "which resets offside"),
+        ("offside-position-not-interfering-no-offence.json", "not involved in active play"),
+        ("tottenham-sporting-2022-kane.json", "the goal is disallowed"),
+    ],
+)
+def test_announcement_is_a_complete_sentence_for_each_kind_of_decision(example, words):
+    verdict = varroom.judge(varroom.load_situation(EXAMPLES / example))
+    assert verdict.announcement.startswith("After review, ")
+    assert words in verdict.announcement and verdict.announcement.endswith(".")
+    assert not verdict.announcement.endswith(": .")

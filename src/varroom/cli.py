@@ -9,7 +9,7 @@ from typing import IO, Any
 import click
 
 from varroom.audit.command import audit
-from varroom.errors import VarroomError
+from varroom.errors import InputError, VarroomError
 from varroom.judge import judge
 from varroom.policy import Policy
 from varroom.situation_json import load_situation
@@ -49,16 +49,47 @@ def cli() -> None:
     help="Write a top-down picture of the decision (PNG).",
 )
 @click.option(
+    "--screen",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the stadium-screen still (PNG, 1920x1080).",
+)
+@click.option(
+    "--clip",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write a clip of the phase, frozen at the moment of play (.gif or .mp4).",
+)
+@click.option(
+    "--scene",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write an interactive 3D scene (one self-contained HTML file).",
+)
+@click.option(
+    "--broadcast",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Draw the decision in the situation's camera perspective (PNG; needs $.camera).",
+)
+@click.option(
     "--policy",
     "policy_text",
     default="ifab",
     show_default=True,
     help="How tight calls are settled: ifab, tolerance:5cm, daylight or confidence:0.95.",
 )
-def check(file: Path, as_json: bool, image: Path | None, policy_text: str) -> None:
+def check(
+    file: Path,
+    as_json: bool,
+    image: Path | None,
+    screen: Path | None,
+    clip: Path | None,
+    scene: Path | None,
+    broadcast: Path | None,
+    policy_text: str,
+) -> None:
     """Judge one situation FILE under Law 11."""
     policy = Policy.parse(policy_text)
     situation = load_situation(file)
+    if broadcast is not None and situation.camera is None:
+        raise InputError(file, "$.camera", "missing: --broadcast needs a camera (docs/pictures.md)")
     verdict = judge(situation, policy=policy)
     if as_json:
         click.echo(json.dumps(verdict.to_dict(), ensure_ascii=False))
@@ -67,10 +98,27 @@ def check(file: Path, as_json: bool, image: Path | None, policy_text: str) -> No
 
         print_verdict(situation, verdict)
     # The verdict comes first: a picture that cannot be written must not hide it.
+    # matplotlib is slow to import: each picture's module only when it is asked for.
     if image is not None:
-        from varroom.render import render_png  # matplotlib is slow to import: only when asked
+        from varroom.render import render_png
 
         render_png(situation, verdict, image)
+    if screen is not None:
+        from varroom.pictures.screen import write_screen
+
+        write_screen(situation, verdict, screen)
+    if clip is not None:
+        from varroom.pictures.clip import write_clip
+
+        write_clip(situation, verdict, clip)
+    if scene is not None:
+        from varroom.pictures.scene import write_scene
+
+        write_scene(situation, verdict, scene)
+    if broadcast is not None and situation.camera is not None:
+        from varroom.pictures.broadcast import write_broadcast
+
+        write_broadcast(situation, verdict, situation.camera, broadcast)
 
 
 cli.add_command(audit)

@@ -43,10 +43,10 @@ _RESTART_NAME = {
 
 def explain(situation: Situation, verdict: Verdict) -> Verdict:
     """The verdict with its reason and the Law paragraph that decided it."""
-    explainer = _Explainer(situation, verdict)
-    reason, law = explainer.reason()
+    reason, law = _Explainer(situation, verdict).reason()
+    explained = dataclasses.replace(verdict, reason=reason, law=law)
     return dataclasses.replace(
-        verdict, reason=reason, law=law, announcement=explainer.announcement()
+        explained, announcement=_Explainer(situation, explained).announcement()
     )
 
 
@@ -316,7 +316,34 @@ class _Explainer:
             opening = "the goal stands" if goal else "there is no offside offence"
         if v.margin_m is not None and v.margin_m <= 0 and v.nearest_attacker is not None:
             return f"After review, {opening}: {self.called(v.nearest_attacker)} was onside{play}."
-        return f"After review, {opening}: {_capital(self.v.reason)}"
+        if judgement is not None and judgement.exempt_restart:
+            restart = _RESTART_NAME[s.touches[judgement.index].action]
+            return (
+                f"After review, {opening}: there is no offside offence when the ball is "
+                f"received directly from {restart}."
+            )
+        reset = next((st for st in v.chain if st.effect is Effect.RESET), None)
+        if reset is not None and judgement is not None and reset.index > judgement.index:
+            return (
+                f"After review, {opening}: the ball was deliberately played by "
+                f"{self.called(reset.player)}, which resets offside."
+            )
+        if v.nearest_attacker is not None and judgement is not None and judgement.decidable:
+            receiver = self.receiver_after(judgement)
+            if receiver == v.nearest_attacker:  # involved, in an offside position: the policy
+                judged = judgement.attackers[receiver]
+                return (
+                    f"After review, {opening}: {self.called(receiver)} was in an offside "
+                    f"position{play}, but {self.policy_excuse(judged)}."
+                )
+            onside = "" if receiver in (None, v.nearest_attacker) else (
+                f"; {self.called(receiver)}, who played the ball, was onside"
+            )
+            return (
+                f"After review, {opening}: {self.called(v.nearest_attacker)} was in an "
+                f"offside position{play} but was not involved in active play{onside}."
+            )
+        return f"After review, {opening}. {self.v.reason}"
 
     def receiver_after(self, judgement: Judgement) -> str | None:
         """The first attacker to play the ball, or to interfere, after the judgement."""

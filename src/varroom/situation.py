@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 
+from varroom.camera import Camera
 from varroom.noise import NOISE_DEFAULTS, Tracking, TrackingSource
 
 
@@ -245,6 +246,7 @@ class Situation:
     tracking: Tracking = Tracking(
         TrackingSource.CENTROID_OPTICAL, NOISE_DEFAULTS[TrackingSource.CENTROID_OPTICAL]
     )
+    camera: Camera | None = None  # a broadcast camera, for the perspective picture
 
     @property
     def defending_team(self) -> str:

@@ -13,6 +13,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, TypeVar
 
+from varroom.camera import camera_from_json
 from varroom.errors import InputError
 from varroom.noise import NOISE_DEFAULTS, NoiseModel, Tracking, TrackingSource
 from varroom.situation import (
@@ -171,6 +172,7 @@ class _Reader:
             on_field_decision=decision,
             meta=dict(meta),
             tracking=self.tracking(root.get("tracking"), has_parts),
+            camera=camera_from_json(root, self.source),
         )
 
     def tracking(self, value: Any, has_parts: bool) -> Tracking:

@@ -1,0 +1,61 @@
+"""Pictures of a decision beyond the 2D top-down one (`varroom.render`): the stadium screen, the
+clip, the interactive 3D scene and the broadcast-perspective picture (docs/pictures.md).
+
+Every writer checks its path first, draws, writes to a hidden temporary file beside the target
+and renames it over the target: a failure leaves no partial file and is a `PictureError`
+(a `VarroomError`, exit 1) with a one-line message.
+
+Names load lazily, so that `from varroom.pictures import write_scene` does not import
+matplotlib (the scene needs none).
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from varroom.pictures.broadcast import draw_broadcast, write_broadcast
+    from varroom.pictures.clip import ClipFrame, clip_frames, write_clip
+    from varroom.pictures.output import PictureError
+    from varroom.pictures.scene import scene_data, write_scene
+    from varroom.pictures.screen import draw_screen, write_screen
+
+_WHERE = {
+    "ClipFrame": "clip",
+    "clip_frames": "clip",
+    "write_clip": "clip",
+    "PictureError": "output",
+    "scene_data": "scene",
+    "write_scene": "scene",
+    "draw_screen": "screen",
+    "write_screen": "screen",
+    "draw_broadcast": "broadcast",
+    "write_broadcast": "broadcast",
+}
+
+__all__ = [
+    "ClipFrame",
+    "PictureError",
+    "clip_frames",
+    "draw_broadcast",
+    "draw_screen",
+    "scene_data",
+    "write_broadcast",
+    "write_clip",
+    "write_scene",
+    "write_screen",
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'varroom.pictures' has no attribute {name!r}")
+    value = getattr(import_module(f"varroom.pictures.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_WHERE])

@@ -1,0 +1,601 @@
+"""The clip: the phase from two seconds before the moment of play to the involvement, top-down,
+frozen for a second at the moment of play with the offside line drawn.
+
+The frame schedule is data (`clip_frames`), so a test can count the frames and find the freeze:
+
+- `before`: `round(before_s * fps)` frames at t_play - k / fps (k = n .. 1), the build-up;
+- `moment`: `round(freeze_s * fps)` frames, all at t_play (the judged touch), `frozen=True`:
+  the offside line, the ball line, the attacker's nearest counting part and the margin;
+- `after`: `ceil((t_end - t_play) * fps)` frames from t_play + 1 / fps to t_end (the touch at
+  which the attacker became involved, else the next attacker's touch, else the last touch of
+  the chain), the last one exactly at t_end; the line stays, fainter, where it was drawn;
+- `end`: `round(end_hold_s * fps)` frames held at t_end with the decision, so that a looping
+  GIF does not jump straight back.
+
+Positions between touches come from `varroom.pictures.motion` (straight lines; before the first
+touch backwards along `v` where given, else standing still).
+
+Frames are drawn with matplotlib once for the pitch, then only the moving artists per frame
+(blitting), 960 x 600 px. GIF through Pillow (one shared palette), MP4 through the ffmpeg that
+imageio-ffmpeg bundles (raw RGB frames on a pipe, H.264, yuv420p).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import subprocess
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+import numpy as np
+from matplotlib import patheffects
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Rectangle
+
+from varroom.pictures import style
+from varroom.pictures.geometry import GOAL_WIDTH
+from varroom.pictures.motion import XY, ball_at, positions_at
+from varroom.pictures.output import PictureError, check_target, write_atomically
+from varroom.pictures.story import Side, Story
+from varroom.pictures.topdown import draw_pitch, fit_box
+from varroom.situation import Situation
+from varroom.verdict import Effect, Verdict
+
+FPS = 12.0
+BEFORE_S = 2.0
+FREEZE_S = 1.0
+END_HOLD_S = 0.5
+WIDTH_PX, HEIGHT_PX, DPI = 960, 600, 100
+HEADER = 0.1  # the caption bar on top, figure fraction
+
+_EFFECT = {
+    Effect.RESET: "a deliberate play: offside reset",
+    Effect.DEFLECTION: "a deflection: no reset",
+    Effect.SAVE: "a save: no reset",
+    Effect.REBOUND: "a rebound: no reset",
+    Effect.OUT_OF_PLAY: "ball out of play",
+}
+_HALO = [patheffects.withStroke(linewidth=3, foreground="#0b1118")]
+
+
+@dataclass(frozen=True, slots=True)
+class ClipFrame:
+    """One frame of the clip: the time shown and what is drawn at it."""
+
+    index: int
+    t_s: float
+    frozen: bool  # held at the moment of play (the judged touch), line drawn
+    phase: str  # "before", "moment", "after" or "end"
+    positions: Mapping[str, XY]
+    ball_m: tuple[float, float, float]
+    caption: str
+
+
+def clip_frames(
+    situation: Situation,
+    verdict: Verdict,
+    fps: float = FPS,
+    before_s: float = BEFORE_S,
+    freeze_s: float = FREEZE_S,
+    end_hold_s: float = END_HOLD_S,
+) -> list[ClipFrame]:
+    """The frame schedule (see the module's docstring)."""
+    if not (fps > 0 and math.isfinite(fps)):
+        raise PictureError(f"cannot make the clip: frames per second must be positive, got {fps}")
+    story = Story(situation, verdict)
+    t_play = story.touch.t_s
+    t_end = max(t_play, situation.touches[story.involved_at].t_s)
+    times: list[tuple[float, str]] = []
+    n_before = round(before_s * fps)
+    times += [(t_play - (n_before - k) / fps, "before") for k in range(n_before)]
+    times += [(t_play, "moment")] * max(1, round(freeze_s * fps))
+    n_after = math.ceil((t_end - t_play) * fps - 1e-9)
+    times += [(min(t_play + k / fps, t_end), "after") for k in range(1, n_after + 1)]
+    times += [(t_end, "end")] * round(end_hold_s * fps)
+    captions = _Captions(story)
+    return [
+        ClipFrame(
+            index=k,
+            t_s=t,
+            frozen=phase == "moment",
+            phase=phase,
+            positions=positions_at(situation, t),
+            ball_m=ball_at(situation, t),
+            caption=captions.at(t, phase),
+        )
+        for k, (t, phase) in enumerate(times)
+    ]
+
+
+class _Captions:
+    def __init__(self, story: Story) -> None:
+        self.story = story
+        self.effects = {step.index: step.effect for step in story.v.chain}
+
+    def at(self, t_s: float, phase: str) -> str:
+        story = self.story
+        if phase == "moment":
+            return f"MOMENT OF PLAY \u2014 {story.played_label()}: positions judged"
+        if phase == "end":
+            return self.decision()
+        touches = story.s.touches
+        latest = max(
+            (i for i, touch in enumerate(touches) if touch.t_s <= t_s + 1e-9), default=None
+        )
+        if latest is None:
+            return f"Build-up \u2014 {story.played_label()} in {story.touch.t_s - t_s:.1f} s"
+        text = story.played_label(latest)
+        if phase == "after" and latest > story.judged_at:
+            effect = _EFFECT.get(self.effects.get(latest))  # type: ignore[arg-type]
+            if effect:
+                text += f" \u2014 {effect}"
+        return text[:1].upper() + text[1:]
+
+    def decision(self) -> str:
+        story = self.story
+        involved = story.played_label(story.involved_at)
+        margin = story.margin_text()
+        text = story.headline
+        if margin:
+            text += f" \u00b7 {margin}"
+        if story.involved_at != story.judged_at:
+            return f"{involved[:1].upper() + involved[1:]} \u2014 {text}"
+        return text
+
+
+# -- drawing ------------------------------------------------------------------------------------
+
+
+class _ClipPainter:
+    """The pitch drawn once; the moving artists drawn onto a copy of it per frame."""
+
+    def __init__(self, situation: Situation, verdict: Verdict, frames: list[ClipFrame]) -> None:
+        self.s, self.story = situation, Story(situation, verdict)
+        story = self.story
+        self.figure = Figure(
+            figsize=(WIDTH_PX / DPI, HEIGHT_PX / DPI), dpi=DPI, facecolor=style.BACKGROUND
+        )
+        self.canvas = FigureCanvasAgg(self.figure)
+        ax = self.ax = self.figure.add_axes((0, 0, 1, 1 - HEADER))
+        box = fit_box(
+            self._action_points(frames),
+            situation.pitch,
+            WIDTH_PX / (HEIGHT_PX * (1 - HEADER)),
+            story.sign,
+            pad_m=7.0,
+            min_span=(40.0, 22.0),
+            near_goal_m=None,
+        )
+        self.px_per_m = WIDTH_PX / (box[2] - box[0])
+        draw_pitch(ax, situation.pitch, box, linewidth=1.3)
+        for spine in ax.spines.values():
+            spine.set_visible(False)
+        self.figure.add_artist(
+            Rectangle(
+                (0, 1 - HEADER), 1, HEADER, transform=self.figure.transFigure, color=style.PANEL
+            )
+        )
+        self.figure.text(
+            0.985,
+            1 - HEADER / 2,
+            self._match(),
+            color=style.FAINT,
+            fontsize=8,
+            ha="right",
+            va="center",
+        )
+        self.canvas.draw()
+        self.background = self.canvas.copy_from_bbox(self.figure.bbox)
+        self._artists()
+
+    def _match(self) -> str:
+        return "varroom \u00b7 Law 11"
+
+    def _action_points(self, frames: list[ClipFrame]) -> list[tuple[float, float]]:
+        """What the fixed view must hold: the ball from the moment of play on, the attacker and
+        what set the line, the player on the ball at the moment of play and the line itself.
+        The build-up may come in from outside the view."""
+        story = self.story
+        t_play = story.touch.t_s
+        points = [(f.ball_m[0], f.ball_m[1]) for f in frames if f.t_s >= t_play]
+        keys = [pid for pid in (story.focus, self._setter_id(), story.touch.player) if pid]
+        for frame in frames:
+            if frame.phase in ("moment", "end"):
+                points += [frame.positions[pid] for pid in keys if pid in frame.positions]
+        if story.line is not None:
+            judged = story.focus_judged
+            points.append((story.line.x_m, judged.reach.y_m if judged else story.touch.ball_m[1]))
+        # Near the goal attacked, the whole goal mouth.
+        goal_x = story.sign * self.s.pitch.half_length_m
+        if any(abs(goal_x - x) < 25.0 for x, _ in points):
+            points += [(goal_x, -GOAL_WIDTH / 2 - 1.0), (goal_x, GOAL_WIDTH / 2 + 1.0)]
+        return points
+
+    def _setter_id(self) -> str | None:
+        defender = self.story.defender()
+        return None if defender is None or defender.player is None else defender.player.id
+
+    def _artists(self) -> None:
+        s, ax, story = self.s, self.ax, self.story
+        self.ids = list(s.players)
+        colours = [story.team_colour(pid) for pid in self.ids]
+        key = {story.focus, self._setter_id()}
+        diameter_pt = min(max(0.95 * self.px_per_m * 72 / DPI, 9.0), 20.0)
+        self.number_size = 0.45 * diameter_pt
+        sizes = [(1.2 * diameter_pt if p in key else diameter_pt) ** 2 for p in self.ids]
+        self.players = ax.scatter(
+            np.zeros(len(self.ids)),
+            np.zeros(len(self.ids)),
+            s=sizes,
+            c=colours,
+            edgecolors=["white" if p in key else "#0b1118" for p in self.ids],
+            linewidths=[1.8 if p in key else 0.8 for p in self.ids],
+            zorder=5,
+            animated=True,
+        )
+        self.numbers = {
+            pid: ax.text(
+                0,
+                0,
+                str(s.players[pid].number),
+                color="#0b1118",
+                fontsize=self.number_size,
+                fontweight="bold",
+                ha="center",
+                va="center",
+                zorder=6,
+                animated=True,
+                clip_on=True,
+            )
+            for pid in self.ids
+            if s.players[pid].number is not None
+        }
+        self.names = {
+            pid: ax.annotate(
+                s.players[pid].short_label,
+                (0, 0),
+                xytext=(0, 0.75 * diameter_pt),
+                textcoords="offset points",
+                color=style.TEXT,
+                fontsize=10.5,
+                fontweight="bold",
+                ha="center",
+                va="bottom",
+                zorder=9,
+                animated=True,
+                path_effects=_HALO,
+                annotation_clip=True,
+            )
+            for pid in key
+            if pid is not None
+        }
+        hw = s.pitch.half_width_m
+        line = story.line
+        line_x = line.x_m if line is not None else math.nan
+        ball_x = line.ball_x_m if line is not None else math.nan
+        line_style = dict(color=style.LINE, animated=True)
+        self.offside_line = Line2D(
+            [line_x] * 2,
+            [-hw, hw],
+            lw=2.6,
+            zorder=3.5,
+            **line_style,
+            path_effects=[patheffects.withStroke(linewidth=4.5, foreground="#0b1510", alpha=0.6)],
+        )
+        self.ball_line = Line2D(
+            [ball_x] * 2, [-hw, hw], lw=1.1, alpha=0.6, ls=(0, (6, 5)), zorder=3.4, **line_style
+        )
+        judged = story.focus_judged
+        margin = story.margin
+        mark = (
+            style.AMBER
+            if margin is None
+            else (style.OFFSIDE_RED if margin > 0 else style.ONSIDE_GREEN)
+        )
+        reach = (judged.reach.x_m, judged.reach.y_m) if judged is not None else (math.nan,) * 2
+        self.reach = Line2D(
+            [reach[0]],
+            [reach[1]],
+            marker="X",
+            markersize=12,
+            color=mark,
+            markeredgecolor="white",
+            ls="",
+            zorder=8,
+            animated=True,
+        )
+        self.margin = ax.annotate(
+            story.margin_text(),
+            reach,
+            xytext=(0, 0.75 * diameter_pt + 15),
+            textcoords="offset points",
+            color=mark,
+            fontsize=13,
+            fontweight="bold",
+            ha="center",
+            va="bottom",
+            zorder=9,
+            animated=True,
+            path_effects=_HALO,
+            annotation_clip=True,
+        )
+        self.line_label = ax.annotate(
+            _line_label(story),
+            (line_x, 0),
+            xycoords=("data", "axes fraction"),
+            xytext=(-story.sign * 6, 8),
+            textcoords="offset points",
+            color=style.LINE,
+            fontsize=9.5,
+            ha="right" if story.sign > 0 else "left",
+            va="bottom",
+            zorder=9,
+            animated=True,
+            bbox=dict(boxstyle="round,pad=0.3", facecolor="#0b1510", edgecolor="none", alpha=0.75),
+        )
+        self.trail = Line2D(
+            [], [], color="#e2e8f0", lw=1.2, alpha=0.7, ls=(0, (3, 2)), zorder=6, animated=True
+        )
+        self.shadow = Line2D(
+            [],
+            [],
+            marker="o",
+            markersize=7,
+            color="#000000",
+            alpha=0.35,
+            ls="",
+            zorder=6,
+            animated=True,
+        )
+        self.ball = Line2D(
+            [],
+            [],
+            marker="o",
+            markersize=9,
+            color=style.BALL,
+            markeredgecolor="#111827",
+            markeredgewidth=1.2,
+            ls="",
+            zorder=7,
+            animated=True,
+        )
+        for artist in (
+            self.offside_line,
+            self.ball_line,
+            self.reach,
+            self.trail,
+            self.shadow,
+            self.ball,
+        ):
+            ax.add_line(artist)
+        self.freeze_frame = Rectangle(
+            (0.003, 0.004),
+            0.994,
+            1 - HEADER - 0.006,
+            transform=self.figure.transFigure,
+            fill=False,
+            edgecolor=story.colour,
+            lw=5,
+            animated=True,
+        )
+        self.figure.add_artist(self.freeze_frame)
+        self.verdict = self.figure.text(
+            0.5,
+            0.1,
+            story.headline,
+            color=story.colour,
+            fontproperties=style.headline_font(34),
+            ha="center",
+            va="bottom",
+            animated=True,
+            bbox=dict(
+                boxstyle="round,pad=0.45",
+                facecolor=style.BACKGROUND,
+                alpha=0.85,
+                edgecolor=story.colour,
+                linewidth=2,
+            ),
+        )
+        attacker = story.attacker()
+        detail = story.margin_text()
+        if detail and attacker is not None:
+            detail = f"{attacker.name}: {detail} {story.margin_caption()}"
+        self.verdict_detail = self.figure.text(
+            0.5,
+            0.055,
+            detail,
+            color=style.TEXT,
+            fontsize=12,
+            ha="center",
+            va="center",
+            animated=True,
+            path_effects=_HALO,
+        )
+        self.caption = self.figure.text(
+            0.015,
+            1 - HEADER / 2,
+            "",
+            color=style.TEXT,
+            fontsize=14,
+            fontweight="bold",
+            ha="left",
+            va="center",
+            animated=True,
+        )
+        self.clock = self.figure.text(
+            0.86,
+            1 - HEADER / 2,
+            "",
+            color=style.MUTED,
+            fontsize=12,
+            ha="right",
+            va="center",
+            animated=True,
+            family="DejaVu Sans Mono",
+        )
+        self.freeze_badge = self.figure.text(
+            0.02,
+            1 - HEADER - 0.035,
+            " \u275a\u275a FROZEN ",
+            color=style.BACKGROUND,
+            fontsize=11,
+            fontweight="bold",
+            ha="left",
+            va="top",
+            animated=True,
+            bbox=dict(boxstyle="square,pad=0.3", facecolor=story.colour, edgecolor="none"),
+        )
+
+    def render(self, frame: ClipFrame, trail: list[tuple[float, float]]) -> bytes:
+        story, figure = self.story, self.figure
+        self.canvas.restore_region(self.background)
+        offsets = np.array([frame.positions.get(pid, (math.nan, math.nan)) for pid in self.ids])
+        self.players.set_offsets(offsets)
+        drawn: list[object] = []
+        show_line = story.line is not None and frame.phase != "before"
+        if show_line:
+            moment = frame.phase == "moment"
+            self.offside_line.set_alpha(1.0 if moment else 0.55)
+            drawn += [self.offside_line, self.line_label]
+            if moment:
+                drawn.append(self.ball_line)
+        self.trail.set_data([p[0] for p in trail], [p[1] for p in trail])
+        x, y, z = frame.ball_m
+        self.shadow.set_data([x], [y])
+        self.ball.set_data([x + 0.25 * z], [y + 0.25 * z])  # lifted a little when in the air
+        self.ball.set_markersize(8 + 1.2 * min(z, 3.0))
+        drawn += [self.trail, self.players]
+        for pid, text in self.numbers.items():
+            if pid in frame.positions:
+                text.set_position(frame.positions[pid])
+                drawn.append(text)
+        for pid, text in self.names.items():
+            if pid in frame.positions:
+                text.xy = frame.positions[pid]
+                drawn.append(text)
+        if z > 0.3:
+            drawn.append(self.shadow)
+        drawn.append(self.ball)
+        if frame.frozen and story.focus_judged is not None and show_line:
+            drawn += [self.reach, self.margin]
+        if frame.frozen:
+            drawn += [self.freeze_frame, self.freeze_badge]
+        if frame.phase == "end":
+            drawn += [self.verdict, self.verdict_detail]
+        self.caption.set_text(frame.caption)
+        self.caption.set_color(story.colour if frame.phase in ("moment", "end") else style.TEXT)
+        dt = frame.t_s - story.touch.t_s
+        sign = "+" if dt > 1e-9 else "\u2212" if dt < -1e-9 else "\u00b1"
+        self.clock.set_text(f"{sign}{abs(dt):.2f} s")
+        drawn += [self.caption, self.clock]
+        for artist in drawn:
+            figure.draw_artist(artist)  # type: ignore[arg-type]
+        rgba = np.asarray(self.canvas.buffer_rgba())
+        return np.ascontiguousarray(rgba[:, :, :3]).tobytes()
+
+
+def _line_label(story: Story) -> str:
+    defender = story.defender()
+    if defender is None:
+        return ""
+    if defender.kind is Side.BALL:
+        return "offside line: the ball"
+    if defender.kind is Side.HALFWAY_LINE:
+        return "offside line: halfway line"
+    return f"offside line: {defender.name}"
+
+
+def render_frames(
+    situation: Situation, verdict: Verdict, frames: list[ClipFrame]
+) -> Iterator[bytes]:
+    """Each frame as raw RGB bytes, WIDTH_PX x HEIGHT_PX, top row first."""
+    painter = _ClipPainter(situation, verdict, frames)
+    trail_s = 1.0
+    samples: list[tuple[float, tuple[float, float]]] = []
+    for frame in frames:
+        if not samples or frame.t_s != samples[-1][0]:
+            samples.append((frame.t_s, (frame.ball_m[0], frame.ball_m[1])))
+        trail = [p for t, p in samples if frame.t_s - trail_s <= t <= frame.t_s]
+        yield painter.render(frame, trail)
+
+
+# -- files ----------------------------------------------------------------------------------------
+
+
+def write_clip(
+    situation: Situation, verdict: Verdict, path: str | os.PathLike[str], fps: float = FPS
+) -> list[ClipFrame]:
+    """Write the clip as an animated GIF (.gif) or an H.264 MP4 (.mp4); returns its frames.
+    Written to a temporary file, then renamed; any failure is a `PictureError`."""
+    target = check_target(path, "clip", (".gif", ".mp4"))
+    frames = clip_frames(situation, verdict, fps)
+    rendered = render_frames(situation, verdict, frames)
+    if target.suffix.lower() == ".gif":
+        write_atomically(target, "clip", lambda stream: _write_gif(stream, rendered, fps))
+    else:
+        write_atomically(
+            target, "clip", lambda temporary: _write_mp4(temporary, rendered, fps), by_path=True
+        )
+    return frames
+
+
+def _write_gif(stream: BinaryIO, rendered: Iterator[bytes], fps: float) -> None:
+    from PIL import Image
+
+    images = [Image.frombytes("RGB", (WIDTH_PX, HEIGHT_PX), raw) for raw in rendered]
+    # One palette for all frames, taken from a frame with every colour in it (the freeze).
+    key = next((k for k, _ in enumerate(images) if k >= len(images) // 2), 0)
+    palette = images[key].quantize(colors=192, method=Image.Quantize.MEDIANCUT)
+    frames = [image.quantize(palette=palette, dither=Image.Dither.NONE) for image in images]
+    # GIF delays are in hundredths of a second: spread the rounding so the total stays exact.
+    delays = [10 * (round(100 * (k + 1) / fps) - round(100 * k / fps)) for k in range(len(frames))]
+    frames[0].save(
+        stream,
+        format="GIF",
+        save_all=True,
+        append_images=frames[1:],
+        duration=delays,
+        loop=0,
+        optimize=False,
+        disposal=1,
+    )
+
+
+def _ffmpeg() -> str:
+    try:
+        import imageio_ffmpeg
+    except ImportError:  # pragma: no cover - a dependency
+        raise PictureError("cannot write an MP4 clip: imageio-ffmpeg is not installed") from None
+    try:
+        return imageio_ffmpeg.get_ffmpeg_exe()
+    except RuntimeError as exc:  # pragma: no cover
+        raise PictureError(f"cannot write an MP4 clip: no ffmpeg ({exc})") from None
+
+
+def _write_mp4(temporary: Path, rendered: Iterator[bytes], fps: float) -> None:
+    command = [
+        _ffmpeg(), "-hide_banner", "-loglevel", "error", "-y",
+        "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{WIDTH_PX}x{HEIGHT_PX}",
+        "-framerate", f"{fps:g}", "-i", "-",
+        "-an", "-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-pix_fmt", "yuv420p",
+        "-movflags", "+faststart", "-f", "mp4", str(temporary),
+    ]  # fmt: skip
+    process = subprocess.Popen(command, stdin=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdin is not None and process.stderr is not None
+    try:
+        for raw in rendered:
+            process.stdin.write(raw)
+        process.stdin.close()
+    except BrokenPipeError:
+        pass
+    finally:
+        error = process.stderr.read().decode("utf-8", "replace").strip()
+        code = process.wait()
+    if code != 0:
+        last = error.splitlines()[-1] if error else f"exit status {code}"
+        raise PictureError(f"cannot write the clip {temporary.name}: ffmpeg failed: {last}")

@@ -1,0 +1,299 @@
+"""What every picture tells, picked out of a situation and its verdict once: the headline, the
+two players (or the ball) that decide it, the margin, the moment of play and the involvement.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from enum import Enum
+
+from varroom.explain import distance
+from varroom.judgement import Judgement, LineSetter, OffsideLine, PlayerJudgement, Reach, Reference
+from varroom.pictures import style
+from varroom.situation import Player, Situation, Touch
+from varroom.verdict import Status, Verdict
+
+_PLAYED = {
+    "pass": "passed it",
+    "shot": "shot",
+    "header": "headed it",
+    "cross": "crossed it",
+    "clearance": "cleared it",
+    "dribble": "played it",
+    "receive": "played it",
+    "deliberate_play": "played it",
+    "deflection": "touched it",
+    "save": "saved it",
+    "woodwork": "came off the woodwork",
+    "official": "came off a match official",
+    "throw_in": "took the throw-in",
+    "goal_kick": "took the goal kick",
+    "corner_kick": "took the corner kick",
+    "free_kick": "took the free kick",
+    "kick_off": "took the kick-off",
+    "penalty_kick": "took the penalty kick",
+    "dropped_ball": "played the dropped ball",
+}
+
+
+class Side(Enum):
+    """What stands on the defending side of the comparison."""
+
+    PLAYER = "player"  # the second-last opponent
+    BALL = "ball"
+    HALFWAY_LINE = "halfway_line"
+
+
+@dataclass(frozen=True, slots=True)
+class Figure:
+    """One of the two that decide a call, as the pictures name it."""
+
+    kind: Side
+    player: Player | None
+    role: str  # "attacker", "second-last opponent", "the ball", "the halfway line"
+    team: str | None
+    point: str  # what was measured: "left knee", "tracked position", "ball centre"
+    reach: Reach | None
+    colour: str
+
+    @property
+    def name(self) -> str:
+        if self.player is not None:
+            return self.player.short_label
+        return {Side.BALL: "The ball", Side.HALFWAY_LINE: "Halfway line"}.get(self.kind, "")
+
+    @property
+    def full_name(self) -> str:
+        if self.player is not None:
+            return self.player.label
+        return self.name
+
+    @property
+    def number(self) -> int | None:
+        return None if self.player is None else self.player.number
+
+
+def headline(situation: Situation, verdict: Verdict) -> str:
+    """The big words: OFFSIDE, GOAL DISALLOWED — OFFSIDE, ONSIDE, GOAL STANDS, NO OFFENCE, or
+    ON-FIELD DECISION STANDS when the data cannot settle it."""
+    goal = situation.on_field_decision == "goal"
+    if verdict.status is Status.OFFENCE:
+        return "GOAL DISALLOWED \u2014 OFFSIDE" if goal else "OFFSIDE"
+    if verdict.status is Status.UNDECIDABLE:
+        return "ON-FIELD DECISION STANDS"
+    if goal:
+        return "GOAL STANDS"
+    margin = verdict.margin_m
+    if margin is not None and math.isfinite(margin) and margin <= 0:
+        return "ONSIDE"
+    return "NO OFFENCE"
+
+
+def status_colour(verdict: Verdict) -> str:
+    return {
+        Status.OFFENCE: style.OFFSIDE_RED,
+        Status.NO_OFFENCE: style.ONSIDE_GREEN,
+        Status.UNDECIDABLE: style.AMBER,
+    }[verdict.status]
+
+
+def part_name(reach: Reach | None) -> str:
+    if reach is None:
+        return ""
+    if reach.reference is Reference.LINE_CROSSED:
+        return "off the field: counts on the line"
+    if reach.part is not None:
+        return reach.part.value.replace("_", " ")
+    return "tracked position"
+
+
+class Story:
+    """The facts the pictures show."""
+
+    def __init__(self, situation: Situation, verdict: Verdict) -> None:
+        self.s = situation
+        self.v = verdict
+        touches = situation.touches
+        judged = verdict.judged_at
+        self.judged_at = judged if judged is not None and 0 <= judged < len(touches) else 0
+        self.touch: Touch = touches[self.judged_at]
+        self.judgement: Judgement | None = verdict.judgement
+        self.line: OffsideLine | None = None if self.judgement is None else self.judgement.line
+        self.sign = situation.attack_direction.sign
+        self.focus = self._focus()
+        self.focus_judged: PlayerJudgement | None = (
+            None
+            if self.focus is None or self.judgement is None
+            else self.judgement.attackers.get(self.focus)
+        )
+        self.involved_at = self._involved_at()
+        self.headline = headline(situation, verdict)
+        self.colour = status_colour(verdict)
+
+    # -- who ---------------------------------------------------------------------------------
+
+    def _focus(self) -> str | None:
+        v = self.v
+        if v.offender is not None:
+            return v.offender
+        if v.nearest_attacker is not None:
+            return v.nearest_attacker
+        if self.judgement is None or not self.judgement.attackers:
+            return None
+        return max(self.judgement.attackers.values(), key=lambda j: self.sign * j.reach.x_m).player
+
+    def _involved_at(self) -> int:
+        """Where the phase shown ends: the involvement, else the next attacker's touch after the
+        judged one (the receiver), else the last touch of the chain."""
+        touches = self.s.touches
+        if self.v.involved_at is not None and 0 <= self.v.involved_at < len(touches):
+            return self.v.involved_at
+        chain = [step.index for step in self.v.chain if 0 <= step.index < len(touches)]
+        for index in chain:
+            if index <= self.judged_at:
+                continue
+            touch = touches[index]
+            if touch.involvement or (touch.player is not None and self.s.is_attacker(touch.player)):
+                return index
+        return max([self.judged_at, *chain])
+
+    def player(self, player_id: str | None) -> Player | None:
+        return None if player_id is None else self.s.players.get(player_id)
+
+    def team_colour(self, player_id: str) -> str:
+        player = self.s.players[player_id]
+        attacking = player.team == self.s.attacking_team
+        if player.goalkeeper:
+            return style.GOALKEEPER_ATTACKING if attacking else style.GOALKEEPER_DEFENDING
+        return style.ATTACKERS if attacking else style.DEFENDERS
+
+    def attacker(self) -> Figure | None:
+        if self.focus is None:
+            return None
+        player = self.s.players[self.focus]
+        reach = None if self.focus_judged is None else self.focus_judged.reach
+        role = "offender" if self.v.offender == self.focus else "nearest attacker"
+        return Figure(
+            Side.PLAYER, player, role, player.team, part_name(reach), reach, style.ATTACKERS
+        )
+
+    def defender(self) -> Figure | None:
+        """What set the line: the second-last opponent, the ball or the halfway line."""
+        line = self.line
+        if line is None:
+            return None
+        if line.set_by is LineSetter.BALL:
+            return Figure(Side.BALL, None, "set the offside line", None, "ball", None, style.BALL)
+        if line.set_by is LineSetter.HALFWAY_LINE:
+            return Figure(
+                Side.HALFWAY_LINE,
+                None,
+                "set the offside line",
+                None,
+                "halfway line",
+                None,
+                style.PITCH_LINES,
+            )
+        player = self.player(line.second_last)
+        return Figure(
+            Side.PLAYER,
+            player,
+            "second-last opponent",
+            None if player is None else player.team,
+            part_name(line.second_last_reach),
+            line.second_last_reach,
+            style.DEFENDERS,
+        )
+
+    # -- how much ------------------------------------------------------------------------------
+
+    @property
+    def margin(self) -> float | None:
+        margin = self.v.margin_m
+        return margin if margin is not None and math.isfinite(margin) else None
+
+    def margin_text(self) -> str:
+        """'4 cm', '1.30 m'; '' when there is no margin."""
+        margin = self.margin
+        return "" if margin is None else distance(margin)
+
+    def margin_caption(self) -> str:
+        margin = self.margin
+        if margin is None:
+            return ""
+        if margin > 0 and self.v.offender is None:
+            return "beyond the line: not penalised"
+        if margin > 0:
+            return "beyond the offside line"
+        if margin < 0:
+            return "behind the offside line: onside"
+        return "level with the offside line: onside"
+
+    def play_label(self, index: int | None = None) -> str:
+        """'Emerson header' for a touch (the judged one by default)."""
+        touch = self.s.touches[self.judged_at if index is None else index]
+        action = touch.action.value.replace("_", " ")
+        who = self.player(touch.player)
+        return f"{who.short_label} {action}" if who is not None else action.capitalize()
+
+    def played_label(self, index: int | None = None) -> str:
+        """'Emerson headed it' for a touch (the judged one by default)."""
+        touch = self.s.touches[self.judged_at if index is None else index]
+        who = self.player(touch.player)
+        verb = _PLAYED.get(touch.action.value, "played it")
+        return f"{who.short_label} {verb}" if who is not None else f"the ball {verb}"
+
+    def announcement(self) -> str:
+        text = self.v.announcement.strip()
+        if not text:
+            return self.v.reason.strip()
+        if text.endswith(":"):  # an announcement with its reason missing
+            reason = self.v.reason.strip()
+            return f"{text} {reason}" if reason else text[:-1] + "."
+        return text
+
+    def match_line(self) -> str:
+        """'Tottenham Hotspur 1-1 Sporting CP · 90+5′ · UEFA Champions League …'."""
+        meta = self.s.meta
+        get = getattr(meta, "get", None)
+        if get is None:
+            return ""
+        parts = []
+        for key in ("match", "minute", "competition"):
+            value = get(key)
+            if isinstance(value, bool) or not isinstance(value, str | int | float):
+                continue
+            value = str(value).strip()
+            if value:
+                parts.append(f"{value}\u2032" if key == "minute" else value)
+        return "  \u00b7  ".join(parts)
+
+    def sentence(self) -> str:
+        """One sentence: who was how far from what, when."""
+        attacker, defender = self.attacker(), self.defender()
+        margin = self.margin
+        if attacker is None or defender is None or margin is None:
+            if self.line is None and self.judgement is not None:
+                return "Fewer than two opponents were tracked: the offside line cannot be drawn."
+            return ""
+        point = attacker.point
+        owner = attacker.name
+        if point and point != "tracked position" and not point.startswith("off the field"):
+            owner = f"{attacker.name}\u2019s {point}"
+        if defender.kind is Side.BALL:
+            than = "the ball"
+        elif defender.kind is Side.HALFWAY_LINE:
+            than = "the halfway line"
+        else:
+            than = f"the second-last opponent ({defender.name})"
+        when = f"when {self.played_label()}"
+        if margin > 0 and self.v.offender is None:
+            return (
+                f"{owner} was {distance(margin)} beyond the offside line {when}, but not penalised."
+            )
+        if margin > 0:
+            return f"{owner} was {distance(margin)} nearer the goal line than {than} {when}."
+        if margin < 0:
+            return f"{owner} was {distance(margin)} behind {than} {when}."
+        return f"{owner} was level with {than} {when}."

@@ -1,0 +1,108 @@
+"""A top-down pitch on a matplotlib Axes, in situation metres (no offset, no mplsoccer): the
+screen's inset and every frame of the clip draw on it."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from matplotlib.axes import Axes
+from matplotlib.collections import LineCollection
+from matplotlib.patches import Rectangle
+
+from varroom.pictures import style
+from varroom.pictures.geometry import PENALTY_AREA, pitch_lines
+from varroom.situation import Pitch
+
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in metres
+
+STRIPES = 18  # mowing stripes along the length
+
+
+def draw_pitch(ax: Axes, pitch: Pitch, box: Box, linewidth: float = 1.4) -> None:
+    """Grass, stripes and markings, limits set to `box`, equal aspect, no ticks."""
+    hl, hw = pitch.half_length_m, pitch.half_width_m
+    ax.set_facecolor("#16301f")
+    ax.add_patch(Rectangle((-hl - 6, -hw - 6), 2 * hl + 12, 2 * hw + 12, color="#18331f", zorder=0))
+    width = 2 * hl / STRIPES
+    for k in range(STRIPES):
+        ax.add_patch(
+            Rectangle(
+                (-hl + k * width, -hw),
+                width,
+                2 * hw,
+                color=style.PITCH if k % 2 else style.STRIPE,
+                zorder=0.1,
+                linewidth=0,
+            )
+        )
+    ax.add_collection(
+        LineCollection(
+            [line.tolist() for line in pitch_lines(pitch)],
+            colors=style.PITCH_LINES,
+            linewidths=linewidth,
+            zorder=1,
+            capstyle="round",
+        )
+    )
+    x0, y0, x1, y1 = box
+    ax.set_xlim(x0, x1)
+    ax.set_ylim(y0, y1)
+    ax.set_aspect("equal", adjustable="box")
+    ax.set_xticks([])
+    ax.set_yticks([])
+    for spine in ax.spines.values():
+        spine.set_color(style.PANEL_EDGE)
+        spine.set_linewidth(1.5)
+
+
+def fit_box(
+    points: Iterable[tuple[float, float]],
+    pitch: Pitch,
+    aspect: float,
+    sign: float,
+    pad_m: float = 5.0,
+    min_span: tuple[float, float] = (30.0, 20.0),
+    near_goal_m: float | None = 30.0,
+    outside_m: float = 4.0,
+) -> Box:
+    """A box round the points with `aspect` = width / height: padded, at least `min_span`, the
+    whole penalty area when the action is within `near_goal_m` of the goal attacked (None: never),
+    never far off the pitch."""
+    pts = list(points) or [(0.0, 0.0)]
+    xs = [p[0] for p in pts]
+    ys = [p[1] for p in pts]
+    x0, x1 = min(xs) - pad_m, max(xs) + pad_m
+    y0, y1 = min(ys) - pad_m, max(ys) + pad_m
+    hl, hw = pitch.half_length_m, pitch.half_width_m
+    if near_goal_m is not None and max(sign * x for x in xs) >= hl - near_goal_m:
+        goal_x = sign * hl
+        inner = goal_x - sign * (PENALTY_AREA[0] + 3.0)
+        outer = goal_x + sign * 3.0
+        x0, x1 = min(x0, inner, outer), max(x1, inner, outer)
+        half = min(PENALTY_AREA[1] / 2 + 2.0, hw + outside_m)
+        y0, y1 = min(y0, -half), max(y1, half)
+    # At least the minimum span, then the aspect, growing about the centre.
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    w = max(x1 - x0, min_span[0])
+    h = max(y1 - y0, min_span[1])
+    if w / h < aspect:
+        w = h * aspect
+    else:
+        h = w / aspect
+    # Keep the view near the pitch: slide it back inside the limits where it sticks out.
+    lim_x, lim_y = hl + outside_m, hw + outside_m
+    cx = _slide(cx, w, lim_x)
+    cy = _slide(cy, h, lim_y)
+    return cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2
+
+
+def _slide(centre: float, span: float, limit: float) -> float:
+    if span >= 2 * limit:
+        return 0.0 if math.isfinite(centre) else centre
+    low, high = centre - span / 2, centre + span / 2
+    if low < -limit:
+        centre += -limit - low
+    elif high > limit:
+        centre -= high - limit
+    return centre
