@@ -1,0 +1,73 @@
+"""The audit of a real match: Turkey 0-3 Italy, Euro 2020, StatsBomb events and 360 frames.
+
+Times loading and auditing, and tells what the engine says at each of the officials' six
+offside calls, so that BENCHMARKS.md carries real results made by the same run.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from varroom.audit.freeze_frames import audit_freeze_frames, call_phases, read_statsbomb_facts
+from varroom.audit.model import clock
+from varroom.explain import distance
+from varroom.match import load_match
+from varroom.verdict import Status
+
+DATA = (
+    Path(__file__).resolve().parent.parent.parent
+    / "shared"
+    / "data"
+    / "statsbomb-360-euro2020-3788741"
+)
+FILES = {
+    "event_data": DATA / "statsbomb_3788741_event.json",
+    "lineup_data": DATA / "statsbomb_3788741_lineup.json",
+    "three_sixty_data": DATA / "statsbomb_3788741_360.json",
+}
+
+
+def bench_statsbomb() -> dict[str, Any]:
+    start = time.perf_counter()
+    match = load_match("statsbomb", **FILES)
+    loaded = time.perf_counter()
+    facts = read_statsbomb_facts(match, FILES["event_data"], FILES["three_sixty_data"])
+    audit = audit_freeze_frames(match, lambda *_: None, facts)
+    audited = time.perf_counter()
+    at_calls = call_phases(match, audit, facts)
+    names = dict(zip(match.player_ids.tolist(), match.player_names, strict=True))
+    rows = []
+    for call, incident in zip(audit.official_calls, at_calls, strict=True):
+        if incident is None:
+            engine = "no play with a freeze frame"
+        elif incident.status is Status.OFFENCE:
+            engine = f"offside, {distance(incident.verdict.margin_m)}"
+        elif incident.status is Status.UNDECIDABLE:
+            engine = "undecidable"
+        else:
+            engine = "no offence"
+        rows.append(
+            {
+                "clock": clock(call.period, call.t_s),
+                "player": names.get(call.player or "", call.player),
+                "engine": engine,
+            }
+        )
+    return {
+        "statsbomb_load_s": loaded - start,
+        "statsbomb_audit_s": audited - loaded,
+        "statsbomb_plays_judged": audit.phases_judged,
+        "statsbomb_engine_offences": len(audit.incidents),
+        "statsbomb_official_calls": len(audit.official_calls),
+        "statsbomb_agreed": len(audit.agreement.both),
+        "statsbomb_engine_only": len(audit.agreement.engine_only),
+        "statsbomb_officials_only": len(audit.agreement.official_only),
+        "statsbomb_undecidable": len(audit.undecidable),
+        "statsbomb_calls": rows,
+    }
+
+
+if __name__ == "__main__":
+    print(bench_statsbomb())
