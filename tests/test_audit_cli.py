@@ -136,3 +136,12 @@ def test_kloppy_argument_names_are_options() -> None:
         "--raw-data",
     ):
         assert option in result.stdout
+
+
+def test_images_into_a_folder_that_cannot_be_made_is_one_line(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    result = _run("statsbomb", *FILES, "--quiet", "--images", str(blocker / "pictures"))
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"varroom: cannot write {blocker / 'pictures'}")
+    assert "Traceback" not in result.stderr

@@ -13,7 +13,16 @@ def test_check_json_has_the_spec_fields(run_cli):
     result = run_cli("check", str(KANE), "--json")
     assert result.exit_code == 0
     data = json.loads(result.stdout)
-    for key in ("offence", "offender", "judged_at", "involved_at", "restart", "margin_m", "reason", "positions"):
+    for key in (
+        "offence",
+        "offender",
+        "judged_at",
+        "involved_at",
+        "restart",
+        "margin_m",
+        "reason",
+        "positions",
+    ):
         assert key in data
     assert data["offence"] is True and data["offender"] == "kane"
     assert data["restart"] == "indirect_free_kick"
@@ -65,5 +74,7 @@ def test_check_writes_every_picture_kind_after_the_verdict(run_cli, tmp_path):
 def test_broadcast_without_a_camera_is_a_clean_input_error(run_cli, tmp_path):
     result = run_cli("check", str(KANE), "--broadcast", str(tmp_path / "b.png"))
     assert result.exit_code == 2
-    assert result.stderr.strip().endswith("$.camera: missing: --broadcast needs a camera (docs/pictures.md)")
+    assert result.stderr.strip().endswith(
+        "$.camera: missing: --broadcast needs a camera (docs/pictures.md)"
+    )
     assert not (tmp_path / "b.png").exists()

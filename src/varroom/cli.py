@@ -123,6 +123,7 @@ def check(
 
 cli.add_command(audit)
 
+
 @cli.command()
 @click.option(
     "--host",

@@ -336,8 +336,10 @@ class _Explainer:
                     f"After review, {opening}: {self.called(receiver)} was in an offside "
                     f"position{play}, but {self.policy_excuse(judged)}."
                 )
-            onside = "" if receiver in (None, v.nearest_attacker) else (
-                f"; {self.called(receiver)}, who played the ball, was onside"
+            onside = (
+                ""
+                if receiver in (None, v.nearest_attacker)
+                else (f"; {self.called(receiver)}, who played the ball, was onside")
             )
             return (
                 f"After review, {opening}: {self.called(v.nearest_attacker)} was in an "

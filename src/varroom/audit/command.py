@@ -25,13 +25,14 @@ from varroom.audit.report_html import (
     png,
     rows,
     summary,
-    write_atomically,
+    write_file,
     write_html,
 )
 from varroom.audit.run import audit_match
 from varroom.match.load import load_match
 from varroom.match.providers import LOADERS
 from varroom.match.tracking import MatchTracking, Provider
+from varroom.output_file import OutputError
 
 _AGREEING_STYLE = {
     Agreeing.BOTH: "green",
@@ -160,10 +161,13 @@ def _write_images(
         if calls.get(call) is not None
     ]
     task = progress.add_task("drawing pictures", total=len(named))
-    directory.mkdir(parents=True, exist_ok=True)
+    try:  # made even when there is nothing to draw: the user asked for the folder
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise OutputError(f"cannot write {directory}: {error.strerror or error}") from None
     for name, incident in named:
         assert incident is not None
-        write_atomically(directory / name, pictures(incident))
+        write_file(directory / name, pictures(incident))
         progress.advance(task)
 
 

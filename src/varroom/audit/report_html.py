@@ -7,27 +7,18 @@ opens offline, from an e-mail, years later. Every file is written whole or not a
 from __future__ import annotations
 
 import base64
-import contextlib
 import html
 import io
-import os
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
 from varroom.audit.model import Audit, Incident, IncidentSource, OfficialCall, clock
-from varroom.errors import VarroomError
 from varroom.explain import distance
 from varroom.match.tracking import MatchTracking, Provider
+from varroom.output_file import OutputError, write_atomically
 from varroom.verdict import Status
-
-
-class ReportError(VarroomError):
-    """An output file could not be written (the CLI prints it as one line, exit 1)."""
-
-    exit_code = 1
 
 
 class Agreeing(Enum):
@@ -130,25 +121,14 @@ def png(incident: Incident) -> bytes:
     return buffer.getvalue()
 
 
-def write_atomically(path: Path, data: bytes) -> None:
-    """Write `path` whole, or leave it as it was: a temporary file in its directory, renamed."""
+def write_file(path: Path, data: bytes) -> None:
+    """Write `path` whole, or leave it as it was (`varroom.output_file`); its directory is made
+    when missing. A failure is an `OutputError`: 'cannot write PATH: why'."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(
-            prefix=f".{path.name}.", suffix=".part", dir=path.parent
-        )
     except OSError as error:
-        raise ReportError(f"cannot write {path}: {error.strerror or error}") from None
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, path)
-    except OSError as error:
-        raise ReportError(f"cannot write {path}: {error.strerror or error}") from None
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temporary)
+        raise OutputError(f"cannot write {path}: {error.strerror or error}") from None
+    write_atomically(path, "", lambda stream: stream.write(data))
 
 
 def html_report(
@@ -200,7 +180,7 @@ def _count(number: int, noun: str) -> str:
 
 
 def write_html(path: Path, report: str) -> None:
-    write_atomically(path, report.encode("utf-8"))
+    write_file(path, report.encode("utf-8"))
 
 
 def _table(decisions: Sequence[Row]) -> str:

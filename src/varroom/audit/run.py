@@ -33,9 +33,7 @@ def audit_match(
 
         facts = None
         if match.provider is Provider.STATSBOMB and files is not None:
-            facts = read_statsbomb_facts(
-                match, files["event_data"], files.get("three_sixty_data")
-            )
+            facts = read_statsbomb_facts(match, files["event_data"], files.get("three_sixty_data"))
         return audit_freeze_frames(match, progress, facts)
     from varroom.audit.tracking import audit_tracking
 

@@ -2,8 +2,8 @@
 clip, the interactive 3D scene and the broadcast-perspective picture (docs/pictures.md).
 
 Every writer checks its path first, draws, writes to a hidden temporary file beside the target
-and renames it over the target: a failure leaves no partial file and is a `PictureError`
-(a `VarroomError`, exit 1) with a one-line message.
+and renames it over the target (`varroom.output_file`): a failure leaves no partial file and is
+a `PictureError` (a `VarroomError`, exit 1) with a one-line message.
 
 Names load lazily, so that `from varroom.pictures import write_scene` does not import
 matplotlib (the scene needs none).
@@ -14,18 +14,22 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
+from varroom.output_file import OutputError
+
 if TYPE_CHECKING:
     from varroom.pictures.broadcast import draw_broadcast, write_broadcast
     from varroom.pictures.clip import ClipFrame, clip_frames, write_clip
-    from varroom.pictures.output import PictureError
     from varroom.pictures.scene import scene_data, write_scene
     from varroom.pictures.screen import draw_screen, write_screen
+
+# A picture (screen, clip, scene, broadcast) could not be made or written (exit 1): the error of
+# every file varroom writes whole or not at all.
+PictureError = OutputError
 
 _WHERE = {
     "ClipFrame": "clip",
     "clip_frames": "clip",
     "write_clip": "clip",
-    "PictureError": "output",
     "scene_data": "scene",
     "write_scene": "scene",
     "draw_screen": "screen",

@@ -29,10 +29,10 @@ from matplotlib.patches import Polygon
 
 from varroom.camera import Camera, Floats
 from varroom.judgement import LineSetter, Reach, Reference
-from varroom.pictures import style
+from varroom.output_file import check_target, write_atomically
+from varroom.pictures import PictureError, style
 from varroom.pictures.body import POSE
 from varroom.pictures.geometry import pitch_lines
-from varroom.pictures.output import PictureError, check_target, write_atomically
 from varroom.pictures.story import Side, Story
 from varroom.pictures.topdown import STRIPES
 from varroom.situation import Position, Situation

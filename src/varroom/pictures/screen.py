@@ -32,8 +32,8 @@ from matplotlib.patches import Circle, FancyArrowPatch, FancyBboxPatch, Polygon,
 from matplotlib.text import Text
 
 from varroom.explain import distance
+from varroom.output_file import check_target, write_png
 from varroom.pictures import style
-from varroom.pictures.output import check_target, write_atomically
 from varroom.pictures.story import Figure as Who
 from varroom.pictures.story import Side, Story
 from varroom.pictures.topdown import draw_pitch, fit_box
@@ -62,14 +62,7 @@ def write_screen(situation: Situation, verdict: Verdict, path: str | os.PathLike
     """Write the stadium-screen still as a 1920 x 1080 PNG (temporary file, then rename).
     A path that cannot be written is a `PictureError`."""
     target = check_target(path, "screen picture", (".png",))
-    figure = draw_screen(situation, verdict)
-    write_atomically(
-        target,
-        "screen picture",
-        lambda stream: figure.savefig(
-            stream, format="png", dpi=DPI, facecolor=figure.get_facecolor()
-        ),
-    )
+    write_png(target, "screen picture", draw_screen(situation, verdict), DPI)
 
 
 def draw_screen(situation: Situation, verdict: Verdict) -> Figure:
