@@ -21,7 +21,6 @@ MatchTracking does not carry the camera's view or the passes' ends and outcomes:
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import math
 from collections.abc import Mapping
@@ -33,7 +32,8 @@ import numpy as np
 from kloppy.domain import Point, StatsBombCoordinateSystem
 from matplotlib.path import Path as PolygonPath
 
-from varroom.audit.model import Audit, Incident, IncidentSource, OfficialCall, clock, match_calls
+from varroom.audit.calls import official_calls
+from varroom.audit.model import Audit, Incident, IncidentSource, clock, match_calls
 from varroom.audit.run import Progress
 from varroom.errors import DataError
 from varroom.judge import judge
@@ -44,7 +44,7 @@ from varroom.noise import TrackingSource
 from varroom.settings import LawSettings
 from varroom.situation import Action, Pitch, Situation
 from varroom.situation_json import situation_from_dict
-from varroom.verdict import Effect, Status, Verdict
+from varroom.verdict import Status, Verdict
 
 # A view ending closer than this to the goal line leaves no room for an unseen player: such a
 # corner of the polygon is the edge of the camera's frustum, centimetres short of the line.
@@ -206,20 +206,10 @@ def call_phases(
     return tuple(phases)
 
 
-def official_calls(match: MatchTracking) -> tuple[OfficialCall, ...]:
-    """The offside calls the event data records, with the player penalised."""
-    return tuple(
-        OfficialCall(
-            period=event.period,
-            t_s=event.t_s,
-            team=event.team,
-            player=event.player if event.kind is EventKind.OFFSIDE else event.receiver,
-            raw_type=event.raw_type,
-            event_index=index,
-        )
-        for index, event in enumerate(match.events)
-        if event.offside_call
-    )
+_FRAME_CANNOT_SHOW = (
+    "After review, the decision on the field stands: the freeze frame cannot show "
+    "where the second-last defender was."
+)
 
 
 # -- one play as a situation ------------------------------------------------------------------
@@ -322,7 +312,9 @@ class _Judge:
             t_s=event.t_s,
             team=event.team,
             situation=situation,
-            verdict=_undecidable(verdict, why) if why else verdict,
+            verdict=verdict.unsettled(why + " On the players in view:", _FRAME_CANNOT_SHOW)
+            if why
+            else verdict,
             source=IncidentSource.FREEZE_FRAME,
             event_index=index,
         )
@@ -539,32 +531,6 @@ class _Judge:
     def _distance(self, frame: int | None, column: int, at_m: tuple[float, float]) -> float:
         x_m, y_m = self.match.players_m[frame, column]
         return math.hypot(float(x_m) - at_m[0], float(y_m) - at_m[1])
-
-
-def _undecidable(verdict: Verdict, why: str) -> Verdict:
-    """The engine's verdict on the players in view, made undecidable: the frame cannot settle it."""
-    chain = tuple(
-        dataclasses.replace(step, effect=Effect.JUDGEMENT)
-        if step.effect is Effect.OFFENCE
-        else step
-        for step in verdict.chain
-    )
-    return dataclasses.replace(
-        verdict,
-        status=Status.UNDECIDABLE,
-        offender=None,
-        involved_at=None,
-        involvement=None,
-        restart=None,
-        restart_spot_m=None,
-        chain=chain,
-        reason=f"{why} On the players in view: {verdict.reason}",
-        announcement=(
-            "After review, the decision on the field stands: the freeze frame cannot show "
-            "where the second-last defender was."
-        ),
-        policy_outcomes={name: Status.UNDECIDABLE for name in verdict.policy_outcomes},
-    )
 
 
 def _xy(point: np.ndarray) -> dict[str, float]:
