@@ -75,6 +75,11 @@ def bench_audit() -> dict[str, float]:
         "reference_nanargmin_nearest_player_s": reference_s,
         "audit_vs_reference": audit_s / reference_s,
         "peak_memory_mb": peak_mb(lambda: audit_match(match)),
+        # What the audit reads: the match's own arrays, held before it starts.
+        "reference_match_arrays_mb": (
+            match.players_m.nbytes + match.ball_m.nbytes + match.t_s.nbytes
+        )
+        / 1e6,
         "recall_90min": found / len(offences),
         "precision_90min": found / max(len(audit.incidents), 1),
     }

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from varroom.errors import InputError
+from varroom.json_fields import JsonReader, kind_of
 
 Floats = npt.NDArray[np.float64]
 DEFAULT_SIZE = (1920, 1080)
@@ -306,30 +306,17 @@ def homography_camera(
 # -- reading the JSON -------------------------------------------------------------------------
 
 
-class _Reader:
-    def __init__(self, source: str | Path) -> None:
-        self.source = str(source)
-
-    def fail(self, where: str, problem: str) -> InputError:
-        return InputError(self.source, where, problem)
-
-    def number(self, value: Any, where: str) -> float:
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise self.fail(where, f"expected a number, got {_kind(value)}")
-        if not math.isfinite(value):
-            raise self.fail(where, f"expected a finite number, got {value}")
-        return float(value)
-
+class _Reader(JsonReader):
     def row(self, value: Any, where: str, length: int) -> list[float]:
         if not isinstance(value, list):
-            raise self.fail(where, f"expected an array of {length} numbers, got {_kind(value)}")
+            raise self.fail(where, f"expected an array of {length} numbers, got {kind_of(value)}")
         if len(value) != length:
             raise self.fail(where, f"expected {length} numbers, got {len(value)}")
         return [self.number(item, f"{where}[{k}]") for k, item in enumerate(value)]
 
     def rows(self, value: Any, where: str, width: int, least: int) -> list[list[float]]:
         if not isinstance(value, list):
-            raise self.fail(where, f"expected an array, got {_kind(value)}")
+            raise self.fail(where, f"expected an array, got {kind_of(value)}")
         if len(value) < least:
             raise self.fail(where, f"expected at least {least} points, got {len(value)}")
         return [self.row(item, f"{where}[{k}]", width) for k, item in enumerate(value)]
@@ -343,7 +330,7 @@ def camera_from_json(data: Any, situation_path: str | Path) -> Camera | None:
         return None
     obj = data["camera"]
     if not isinstance(obj, Mapping):
-        raise reader.fail("$.camera", f"expected an object, got {_kind(obj)}")
+        raise reader.fail("$.camera", f"expected an object, got {kind_of(obj)}")
     kinds = [key for key in ("projection", "homography") if key in obj]
     if len(kinds) != 1:
         raise reader.fail(
@@ -367,7 +354,7 @@ def camera_from_json(data: Any, situation_path: str | Path) -> Camera | None:
             raise reader.fail("$.camera.projection", str(exc)) from None
     landmarks = obj["homography"]
     if not isinstance(landmarks, Mapping):
-        raise reader.fail("$.camera.homography", f"expected an object, got {_kind(landmarks)}")
+        raise reader.fail("$.camera.homography", f"expected an object, got {kind_of(landmarks)}")
     for key in ("pitch", "image"):
         if key not in landmarks:
             raise reader.fail(f"$.camera.homography.{key}", "missing")
@@ -386,7 +373,7 @@ def camera_from_json(data: Any, situation_path: str | Path) -> Camera | None:
 
 def _still(reader: _Reader, value: Any, situation_path: Path) -> Path:
     if not isinstance(value, str) or not value:
-        raise reader.fail("$.camera.image", f"expected a file name, got {_kind(value)}")
+        raise reader.fail("$.camera.image", f"expected a file name, got {kind_of(value)}")
     path = Path(value)
     if not path.is_absolute():
         path = situation_path.parent / path
@@ -417,17 +404,3 @@ def _size(reader: _Reader, value: Any, still: Path | None) -> tuple[int, int]:
             )
         out.append(item)
     return out[0], out[1]
-
-
-def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return {
-        dict: "an object",
-        list: "an array",
-        str: "a string",
-        int: "a number",
-        float: "a number",
-    }.get(type(value), type(value).__name__)

@@ -7,14 +7,13 @@ the command line can print one line and exit 2. Extra keys are ignored, as the f
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Mapping
-from enum import Enum
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from varroom.camera import camera_from_json
 from varroom.errors import InputError
+from varroom.json_fields import JsonReader, kind_of
 from varroom.noise import NOISE_DEFAULTS, NoiseModel, Tracking, TrackingSource
 from varroom.situation import (
     Action,
@@ -31,8 +30,6 @@ from varroom.situation import (
     Touch,
     action_without_player,
 )
-
-E = TypeVar("E", bound=Enum)
 
 
 def load_situation(path: str | Path) -> Situation:
@@ -63,81 +60,7 @@ def situation_from_dict(data: Any, source: str = "<situation>") -> Situation:
     return _Reader(source).situation(data)
 
 
-class _Reader:
-    def __init__(self, source: str) -> None:
-        self.source = source
-
-    def fail(self, where: str, problem: str) -> InputError:
-        return InputError(self.source, where, problem)
-
-    # -- primitives ---------------------------------------------------------------------
-
-    def object(self, value: Any, where: str) -> Mapping[str, Any]:
-        if not isinstance(value, dict):
-            raise self.fail(where, f"expected an object, got {_kind(value)}")
-        return value
-
-    def array(self, value: Any, where: str) -> list[Any]:
-        if not isinstance(value, list):
-            raise self.fail(where, f"expected an array, got {_kind(value)}")
-        return value
-
-    def required(self, obj: Mapping[str, Any], key: str, where: str) -> Any:
-        if key not in obj:
-            raise self.fail(f"{where}.{key}", "missing")
-        return obj[key]
-
-    def number(self, value: Any, where: str) -> float:
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise self.fail(where, f"expected a number, got {_kind(value)}")
-        if not math.isfinite(value):
-            raise self.fail(where, f"expected a finite number, got {value}")
-        return float(value)
-
-    def positive(self, value: Any, where: str) -> float:
-        number = self.number(value, where)
-        if number <= 0:
-            raise self.fail(where, f"expected a positive number, got {number}")
-        return number
-
-    def non_negative(self, value: Any, where: str) -> float:
-        number = self.number(value, where)
-        if number < 0:
-            raise self.fail(where, f"expected zero or more, got {number}")
-        return number
-
-    def velocity(self, value: Any, where: str) -> tuple[float, float]:
-        if value is None:
-            return (0.0, 0.0)
-        vx, vy = self.point(value, where, (2,))
-        return (vx, vy)
-
-    def string(self, value: Any, where: str) -> str:
-        if not isinstance(value, str) or not value:
-            raise self.fail(where, f"expected a non-empty string, got {_kind(value)}")
-        return value
-
-    def boolean(self, value: Any, where: str) -> bool:
-        if not isinstance(value, bool):
-            raise self.fail(where, f"expected true or false, got {_kind(value)}")
-        return value
-
-    def choice(self, enum: type[E], value: Any, where: str) -> E:
-        allowed = ", ".join(member.value for member in enum)
-        if not isinstance(value, str):
-            raise self.fail(where, f"expected one of {allowed}, got {_kind(value)}")
-        try:
-            return enum(value)
-        except ValueError:
-            raise self.fail(where, f"unknown value {value!r}; expected one of {allowed}") from None
-
-    def point(self, value: Any, where: str, sizes: tuple[int, ...]) -> tuple[float, ...]:
-        items = self.array(value, where)
-        if len(items) not in sizes:
-            wanted = " or ".join(str(n) for n in sizes)
-            raise self.fail(where, f"expected {wanted} numbers, got {len(items)}")
-        return tuple(self.number(item, f"{where}[{i}]") for i, item in enumerate(items))
-
+class _Reader(JsonReader):
     def player_ref(self, value: Any, where: str, players: Mapping[str, Player]) -> str:
         player_id = self.string(value, where)
         if player_id not in players:
@@ -217,7 +140,9 @@ class _Reader:
                 raise self.fail(f"{where}.id", f"duplicate player id {player_id!r}")
             number = obj.get("number")
             if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
-                raise self.fail(f"{where}.number", f"expected a whole number, got {_kind(number)}")
+                raise self.fail(
+                    f"{where}.number", f"expected a whole number, got {kind_of(number)}"
+                )
             name = obj.get("name")
             players[player_id] = Player(
                 id=player_id,
@@ -322,17 +247,3 @@ class _Reader:
 
 def _fields(noise: NoiseModel) -> dict[str, Any]:
     return {name: getattr(noise, name) for name in noise.__slots__}
-
-
-def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return {
-        dict: "an object",
-        list: "an array",
-        str: "a string",
-        int: "a number",
-        float: "a number",
-    }.get(type(value), type(value).__name__)
