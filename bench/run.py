@@ -21,7 +21,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
-from audit_tracking import bench_audit  # noqa: E402
+from audit_tracking import bench_audit, bench_audit_skillcorner  # noqa: E402
 from match_load import bench_load_skillcorner  # noqa: E402
 from pictures import bench_pictures  # noqa: E402
 from serve_load import bench_recompute, bench_review_room  # noqa: E402
@@ -103,6 +103,7 @@ SECTIONS: list[Callable[[], dict[str, Any]]] = [
     bench_cli,
     bench_load_skillcorner,
     bench_audit,
+    bench_audit_skillcorner,
     bench_pictures,
     bench_room,
     bench_statsbomb,
