@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from varroom.errors import DataError
-from varroom.match import skillcorner
+from varroom.match import metrica_epts, skillcorner, sportec_positions
 from varroom.match.convert import Loaded, to_match_tracking
 from varroom.match.files import check_file, find_malformed
 from varroom.match.providers import LOADERS, DatasetKind, Loader
@@ -21,10 +21,13 @@ FilePath = str | os.PathLike[str]
 class _FastReader:
     accepts: Callable[[Path], bool]  # given the raw data file
     read: Callable[..., MatchTracking]  # given the files by kloppy's argument names
+    files: frozenset[str] = frozenset({"meta_data", "raw_data"})  # exactly these, no others
 
 
 _FAST_READERS: dict[Provider, _FastReader] = {
+    Provider.METRICA: _FastReader(metrica_epts.accepts, metrica_epts.read),
     Provider.SKILLCORNER: _FastReader(skillcorner.accepts, skillcorner.read),
+    Provider.SPORTEC: _FastReader(sportec_positions.accepts, sportec_positions.read),
 }
 
 
@@ -37,7 +40,8 @@ def load_match(
     three_sixty_data=...)` or `load_match("sportec", meta_data=..., event_data=...,
     raw_data=...)`: every loader of the provider whose files are all given is used, so
     events and tracking of one match load together. `fast` uses varroom's own reader
-    where one exists (SkillCorner) instead of kloppy's; both give the same match.
+    where one exists (SkillCorner, Metrica EPTS, Sportec/DFL positions: tracking files
+    alone) instead of kloppy's; both give the same match.
 
     Raises DataError naming the file for an unknown provider, a missing, empty,
     truncated or malformed file, or a file of another provider or kind.
@@ -54,7 +58,12 @@ def load_match(
             for path in given:
                 check_file(path, spec, provider.value)
     fast_reader = _FAST_READERS.get(provider)
-    if fast and fast_reader is not None and fast_reader.accepts(paths["raw_data"][0]):
+    if (
+        fast
+        and fast_reader is not None
+        and paths.keys() == fast_reader.files
+        and fast_reader.accepts(paths["raw_data"][0])
+    ):
         return fast_reader.read(**{name: group[0] for name, group in paths.items()})
     return to_match_tracking(provider, [_read(provider, loader, paths) for loader in loaders])
 
