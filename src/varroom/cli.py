@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from importlib import import_module
 from pathlib import Path
 from typing import IO, Any
 
@@ -40,29 +42,40 @@ def cli() -> None:
     """varroom: an open semi-automated video assistant referee (Law 11, offside)."""
 
 
+# Each picture `check` can write: its help, and where its writer lives, imported only when
+# asked for (matplotlib is slow to import). A writer takes (situation, verdict, path).
+_PICTURES = {
+    "image": ("Write a top-down picture of the decision (PNG).", "varroom.render", "render_png"),
+    "screen": (
+        "Write the stadium-screen still (PNG, 1920x1080).",
+        "varroom.pictures.screen",
+        "write_screen",
+    ),
+    "clip": (
+        "Write a clip of the phase, frozen at the moment of play (.gif or .mp4).",
+        "varroom.pictures.clip",
+        "write_clip",
+    ),
+    "scene": (
+        "Write an interactive 3D scene (one self-contained HTML file).",
+        "varroom.pictures.scene",
+        "write_scene",
+    ),
+}
+
+
+def _picture_options(command: Callable[..., None]) -> Callable[..., None]:
+    for name, (help_text, _, _) in reversed(_PICTURES.items()):
+        command = click.option(
+            f"--{name}", type=click.Path(dir_okay=False, path_type=Path), help=help_text
+        )(command)
+    return command
+
+
 @cli.command()
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict as one JSON object.")
-@click.option(
-    "--image",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Write a top-down picture of the decision (PNG).",
-)
-@click.option(
-    "--screen",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Write the stadium-screen still (PNG, 1920x1080).",
-)
-@click.option(
-    "--clip",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Write a clip of the phase, frozen at the moment of play (.gif or .mp4).",
-)
-@click.option(
-    "--scene",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Write an interactive 3D scene (one self-contained HTML file).",
-)
+@_picture_options
 @click.option(
     "--broadcast",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -78,12 +91,9 @@ def cli() -> None:
 def check(
     file: Path,
     as_json: bool,
-    image: Path | None,
-    screen: Path | None,
-    clip: Path | None,
-    scene: Path | None,
     broadcast: Path | None,
     policy_text: str,
+    **pictures: Path | None,
 ) -> None:
     """Judge one situation FILE under Law 11."""
     policy = Policy.parse(policy_text)
@@ -98,23 +108,10 @@ def check(
 
         print_verdict(situation, verdict)
     # The verdict comes first: a picture that cannot be written must not hide it.
-    # matplotlib is slow to import: each picture's module only when it is asked for.
-    if image is not None:
-        from varroom.render import render_png
-
-        render_png(situation, verdict, image)
-    if screen is not None:
-        from varroom.pictures.screen import write_screen
-
-        write_screen(situation, verdict, screen)
-    if clip is not None:
-        from varroom.pictures.clip import write_clip
-
-        write_clip(situation, verdict, clip)
-    if scene is not None:
-        from varroom.pictures.scene import write_scene
-
-        write_scene(situation, verdict, scene)
+    for name, path in pictures.items():
+        if path is not None:
+            _, module, writer = _PICTURES[name]
+            getattr(import_module(module), writer)(situation, verdict, path)
     if broadcast is not None and situation.camera is not None:
         from varroom.pictures.broadcast import write_broadcast
 
