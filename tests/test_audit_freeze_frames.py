@@ -201,7 +201,6 @@ def test_progress_counts_every_play(sample: tuple[MatchTracking, StatsBombFacts,
     assert [done for done, _ in seen] == sorted(done for done, _ in seen)
 
 
-@pytest.mark.skipif(not FULL.is_dir(), reason="shared data sets not present")
 def test_the_whole_match_as_docs_statsbomb_euro2020_tells_it() -> None:
     match, facts, audit = _audit(FULL)
     assert audit.phases_judged == 937

@@ -338,7 +338,6 @@ def test_progress_is_reported() -> None:
     assert calls and calls[-1][0] == calls[-1][1]
 
 
-@pytest.mark.skipif(not SKILLCORNER.is_dir(), reason="shared data sets not present")
 def test_broadcast_tracking_of_a_real_match() -> None:
     match = load_match(
         "skillcorner",

@@ -19,7 +19,6 @@ STATSBOMB = DATA / "statsbomb-360-euro2020-3788741"
 SPORTEC = DATA / "sportec-dfl-kloppy-samples"
 EPTS = DATA / "metrica-sample-data" / "kloppy-test-snippets"
 
-pytestmark = pytest.mark.skipif(not DATA.is_dir(), reason="shared data sets not present")
 
 BOTH_READERS = pytest.mark.parametrize("fast", [True, False], ids=["fast", "kloppy"])
 

@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+import kloppy
 import numpy as np
 import pytest
 
@@ -24,7 +25,6 @@ EPTS_FRAMES = EPTS / "epts_metrica_tracking.txt"
 SPORTEC = DATA / "sportec-dfl-kloppy-samples"
 SPORTEC_META = SPORTEC / "sportec_meta.xml"
 
-pytestmark = pytest.mark.skipif(not EPTS.is_dir(), reason="shared data sets not present")
 
 FILES = {
     "epts": ("metrica", EPTS_META, EPTS_FRAMES),
@@ -167,3 +167,69 @@ def test_sportec_wrong_metadata(write: Callable[[str, bytes], Path]) -> None:
     empty = write("meta.xml", b"<PutDataRequest><MatchInformation/></PutDataRequest>")
     with raises_naming(empty, "not Sportec match information"):
         load("sportec", True, meta_data=empty)
+
+
+# Tracab: kloppy's own test files (kloppy 3.19.1, BSD-3-Clause), as installed with it. The
+# .dat has 19 frames, 7 of them within the metadata's two periods; the metadata comes as
+# hierarchical XML (with and without players, Tracab's and Opta's), flat XML and JSON.
+TRACAB = Path(kloppy.__file__).parent / "tests" / "files"
+TRACAB_FRAMES = TRACAB / "tracab_raw.dat"
+TRACAB_META = ["tracab_meta.xml", "tracab_meta_2.xml", "tracab_meta_3.xml", "tracab_meta_4.xml"]
+TRACAB_META += ["tracab_meta.json"]
+
+
+def load_tracab(fast: bool, meta: str = "tracab_meta.xml", raw_data: Path = TRACAB_FRAMES):
+    return load_match("tracab", fast=fast, meta_data=TRACAB / meta, raw_data=raw_data)
+
+
+@pytest.mark.parametrize("meta", TRACAB_META)
+def test_tracab_fast_reader_equals_kloppy(meta: str) -> None:
+    fast, kloppy_match = load_tracab(True, meta), load_tracab(False, meta)
+    assert_same_match(fast, kloppy_match)
+    assert np.isfinite(fast.players_m).any() and np.isfinite(fast.ball_m).all()
+
+
+def test_tracab_frames() -> None:
+    match = load_tracab(True)
+    # Only the frames within a period, the periods' last frames included.
+    np.testing.assert_array_equal(match.period, [1, 1, 1, 1, 2, 2, 2])
+    np.testing.assert_allclose(match.t_s, [0, 0.04, 0.08, 2716, 0, 0.04, 3032.76], atol=1e-9)
+    np.testing.assert_allclose(match.ball_m[0], [27.10, 37.22, 0.11])
+    # Players are found by team and jersey; referees and others (teams -1, 3, 4) are nobody.
+    assert match.players_m.shape == (7, 40, 2)
+    # Without players in the metadata, kloppy names them by their team and jersey.
+    unlisted = load_tracab(True, "tracab_meta_2.xml")
+    assert list(unlisted.player_ids[:2]) == ["home_20", "home_55"]
+    assert unlisted.player_numbers[:2] == (20, 55)
+
+
+def test_tracab_json_raw_data_is_kloppys() -> None:
+    raw_json = TRACAB / "tracab_raw.json"
+    fast = load_tracab(True, "tracab_meta.json", raw_data=raw_json)
+    assert_same_match(fast, load_tracab(False, "tracab_meta.json", raw_data=raw_json))
+
+
+@pytest.mark.parametrize(
+    ("cut_at", "message"),
+    [
+        (b"-2402,", "frame 2017933 has no players and ball sections"),
+        (b"H,De", "frame 2017933: unknown ball state 'De'"),
+        (b";:2600,", "frame 2017933 has a ball of too few fields"),
+    ],
+    ids=["players", "state", "ball"],
+)
+def test_tracab_truncated_frames(
+    write: Callable[[str, bytes], Path], cut_at: bytes, message: str
+) -> None:
+    text = TRACAB_FRAMES.read_bytes()
+    cut = write("tracab.dat", text[: text.rindex(cut_at) + len(cut_at)])  # in the last frame
+    with raises_naming(cut, re.escape(message)):
+        load_tracab(True, raw_data=cut)
+    with pytest.raises(DataError):  # kloppy fails too
+        load_tracab(False, raw_data=cut)
+
+
+def test_tracab_wrong_metadata(write: Callable[[str, bytes], Path]) -> None:
+    meta = write("meta.xml", b"<TracabMetaData><match/></TracabMetaData>")
+    with raises_naming(meta, "not Tracab metadata"):
+        load_match("tracab", meta_data=meta, raw_data=TRACAB_FRAMES)

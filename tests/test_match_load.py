@@ -27,8 +27,6 @@ SKILLCORNER = DATA / "skillcorner-opendata-2417"
 METRICA = DATA / "metrica-sample-data"
 SPORTEC = DATA / "sportec-dfl-kloppy-samples"
 
-pytestmark = pytest.mark.skipif(not DATA.is_dir(), reason="shared data sets not present")
-
 
 @pytest.fixture(scope="module")
 def statsbomb() -> MatchTracking:

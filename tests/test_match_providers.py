@@ -14,7 +14,6 @@ from varroom.match.providers import LOADERS
 
 FILES = Path(kloppy.__file__).parent / "tests" / "files"
 
-pytestmark = pytest.mark.skipif(not FILES.is_dir(), reason="kloppy's sample files not installed")
 
 SAMPLES: dict[str, tuple[Provider, dict[str, Path | list[Path]]]] = {
     "datafactory": (Provider.DATAFACTORY, {"event_data": FILES / "datafactory_events.json"}),

@@ -21,8 +21,6 @@ DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 MATCH_DATA = DATA / "skillcorner-opendata-2417" / "match_data.json"
 COLUMNS = ("t_s", "period", "ball_m", "players_m", "player_ids", "player_teams", "goalkeeper")
 
-pytestmark = pytest.mark.skipif(not MATCH_DATA.is_file(), reason="shared data sets not present")
-
 
 @pytest.fixture(scope="module", params=[True, False], ids=["fast", "kloppy"])
 def match(request: pytest.FixtureRequest) -> MatchTracking:

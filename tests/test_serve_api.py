@@ -15,9 +15,6 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("fastapi")
-pytest.importorskip("alembic")
-
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's note about httpx versions
     from fastapi.testclient import TestClient
@@ -662,9 +659,7 @@ def test_serving_beyond_loopback_needs_a_token(
 def test_the_picture_is_drawn_on_demand_and_cached(room: TestClient) -> None:
     sid = queued(room, KANE)["id"]
     renderer = room.app.state.renderer
-    if renderer.get() is None:
-        assert room.get(f"/api/situations/{sid}/image.png").status_code == 404
-        pytest.skip("varroom.render does not import here")
+    assert renderer.get() is not None
     calls: list[str] = []
     real = renderer.get()
 
@@ -867,7 +862,6 @@ def test_the_default_runner_loads_the_match_and_queues_what_the_audit_finds(
 STATSBOMB = ROOT.parent / "shared" / "data" / "statsbomb-360-euro2020-3788741"
 
 
-@pytest.mark.skipif(not STATSBOMB.is_dir(), reason="shared StatsBomb data absent")
 def test_a_real_match_audit_fills_the_queue(tmp_path: Path) -> None:
     app = create_app(None, None, tmp_path / "data")  # the default runner: varroom's own audit
     names = {"event_data": "event", "lineup_data": "lineup", "three_sixty_data": "360"}

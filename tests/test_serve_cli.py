@@ -8,15 +8,10 @@ import sys
 import time
 from pathlib import Path
 
+import httpx
 import pytest
 
-pytest.importorskip("uvicorn")
-
-import httpx  # noqa: E402
-
-from varroom.cli import cli  # noqa: E402
-
-pytestmark = pytest.mark.skipif("serve" not in cli.commands, reason="no `varroom serve` yet")
+from varroom.cli import cli
 
 
 def test_serving_beyond_loopback_without_a_token_is_refused(

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from varroom.errors import DataError
-from varroom.match import metrica_epts, skillcorner, sportec_positions
+from varroom.match import metrica_epts, skillcorner, sportec_positions, tracab_dat
 from varroom.match.convert import Loaded, to_match_tracking
 from varroom.match.files import check_file, find_malformed
 from varroom.match.providers import LOADERS, DatasetKind, Loader
@@ -28,6 +28,7 @@ _FAST_READERS: dict[Provider, _FastReader] = {
     Provider.METRICA: _FastReader(metrica_epts.accepts, metrica_epts.read),
     Provider.SKILLCORNER: _FastReader(skillcorner.accepts, skillcorner.read),
     Provider.SPORTEC: _FastReader(sportec_positions.accepts, sportec_positions.read),
+    Provider.TRACAB: _FastReader(tracab_dat.accepts, tracab_dat.read),
 }
 
 
@@ -40,8 +41,8 @@ def load_match(
     three_sixty_data=...)` or `load_match("sportec", meta_data=..., event_data=...,
     raw_data=...)`: every loader of the provider whose files are all given is used, so
     events and tracking of one match load together. `fast` uses varroom's own reader
-    where one exists (SkillCorner, Metrica EPTS, Sportec/DFL positions: tracking files
-    alone) instead of kloppy's; both give the same match.
+    where one exists (SkillCorner, Metrica EPTS, Sportec/DFL positions, Tracab .dat:
+    tracking files alone) instead of kloppy's; both give the same match.
 
     Raises DataError naming the file for an unknown provider, a missing, empty,
     truncated or malformed file, or a file of another provider or kind.
