@@ -348,14 +348,19 @@ class _Explainer:
         return f"After review, {opening}. {self.v.reason}"
 
     def receiver_after(self, judgement: Judgement) -> str | None:
-        """The first attacker to play the ball, or to interfere, after the judgement."""
-        for touch in self.s.touches[judgement.index :]:
-            involved = [f.player for f in touch.involvement if self.s.is_attacker(f.player)]
-            if involved:
-                return involved[0]
-            if _later_attacker_touch(self.s, touch, judgement):
-                return touch.player
-        return None
+        return receiver_after(self.s, judgement)
+
+
+def receiver_after(situation: Situation, judgement: Judgement) -> str | None:
+    """The first attacker to play the ball, or to interfere, after the judged touch: whom a
+    no-offence reason is about."""
+    for touch in situation.touches[judgement.index :]:
+        involved = [f.player for f in touch.involvement if situation.is_attacker(f.player)]
+        if involved:
+            return involved[0]
+        if _later_attacker_touch(situation, touch, judgement):
+            return touch.player
+    return None
 
 
 def _later_attacker_touch(situation: Situation, touch: Touch, judgement: Judgement) -> bool:

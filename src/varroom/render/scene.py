@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from varroom.explain import distance
+from varroom.explain import distance, receiver_after
 from varroom.judgement import Judgement, LineSetter, OffsideLine, PlayerJudgement, Reference
 from varroom.render.frame import frame_of
 from varroom.situation import Player, Position, Situation, Touch
@@ -45,20 +45,11 @@ class Scene:
         the first attacker to play the ball, or to interfere, after the judged touch."""
         if self.judgement is None or self.line is None or self.v.status is not Status.NO_OFFENCE:
             return None
-        for index in self.path:
-            if index < self.judged_at:
-                continue
-            touch = self.s.touches[index]
-            involved = [fact.player for fact in touch.involvement if self.is_attacker(fact.player)]
-            player = involved[0] if involved else None
-            if player is None and index > self.judged_at and touch.player is not None:
-                player = touch.player if self.is_attacker(touch.player) else None
-            if player is not None:
-                judged = self.judgement.attackers.get(player)
-                if player == self.focus or judged is None or not math.isfinite(judged.margin_m):
-                    return None
-                return judged
-        return None
+        player = receiver_after(self.s, self.judgement)
+        judged = None if player is None else self.judgement.attackers.get(player)
+        if player == self.focus or judged is None or not math.isfinite(judged.margin_m):
+            return None
+        return judged
 
     def _focus(self) -> str | None:
         if self.v.offender is not None:
