@@ -10,8 +10,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from varroom.audit.freeze_frames import audit_freeze_frames, call_phases, read_statsbomb_facts
+from varroom.audit.freeze_frames import audit_freeze_frames, call_phases
 from varroom.audit.model import clock
+from varroom.audit.run import freeze_frame_facts
 from varroom.explain import distance
 from varroom.match import load_match
 from varroom.verdict import Status
@@ -33,7 +34,7 @@ def bench_statsbomb() -> dict[str, Any]:
     start = time.perf_counter()
     match = load_match("statsbomb", **FILES)
     loaded = time.perf_counter()
-    facts = read_statsbomb_facts(match, FILES["event_data"], FILES["three_sixty_data"])
+    facts = freeze_frame_facts(match, FILES)
     audit = audit_freeze_frames(match, lambda *_: None, facts)
     audited = time.perf_counter()
     at_calls = call_phases(match, audit, facts)

@@ -28,7 +28,7 @@ from varroom.audit.report_html import (
     write_file,
     write_html,
 )
-from varroom.audit.run import audit_match
+from varroom.audit.run import audit_match, freeze_frame_facts
 from varroom.match.load import load_match
 from varroom.match.providers import LOADERS
 from varroom.match.tracking import MatchTracking, Provider
@@ -125,10 +125,9 @@ def _audit(
     """The audit, and the engine's verdict at each official call where it can give one."""
     if match.provider is not Provider.STATSBOMB:
         return audit_match(match, progress), ()
-    # StatsBomb's camera views and pass ends are not in MatchTracking: read from its files.
-    from varroom.audit.freeze_frames import audit_freeze_frames, call_phases, read_statsbomb_facts
+    from varroom.audit.freeze_frames import audit_freeze_frames, call_phases
 
-    facts = read_statsbomb_facts(match, files["event_data"], files.get("three_sixty_data"))
+    facts = freeze_frame_facts(match, files)
     result = audit_freeze_frames(match, progress, facts)
     return result, call_phases(match, result, facts)
 

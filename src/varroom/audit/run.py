@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
 from varroom.audit.model import Audit
 from varroom.match.tracking import MatchTracking, Provider
+
+if TYPE_CHECKING:
+    from varroom.audit.freeze_frames import StatsBombFacts
 
 # Called with (done, total, what) as the audit goes; the CLI draws a progress bar from it.
 Progress = Callable[[int, int, str], None]
@@ -29,12 +33,21 @@ def audit_match(
     `three_sixty_data`).
     """
     if match.frame_rate_hz is None:
-        from varroom.audit.freeze_frames import audit_freeze_frames, read_statsbomb_facts
+        from varroom.audit.freeze_frames import audit_freeze_frames
 
-        facts = None
-        if match.provider is Provider.STATSBOMB and files is not None:
-            facts = read_statsbomb_facts(match, files["event_data"], files.get("three_sixty_data"))
-        return audit_freeze_frames(match, progress, facts)
+        return audit_freeze_frames(match, progress, freeze_frame_facts(match, files))
     from varroom.audit.tracking import audit_tracking
 
     return audit_tracking(match, progress)
+
+
+def freeze_frame_facts(
+    match: MatchTracking, files: Mapping[str, str | os.PathLike[str]] | None
+) -> StatsBombFacts | None:
+    """StatsBomb's camera views and pass ends, which MatchTracking does not carry, read from
+    its files; None for other providers or without the files."""
+    if match.provider is not Provider.STATSBOMB or files is None:
+        return None
+    from varroom.audit.freeze_frames import read_statsbomb_facts
+
+    return read_statsbomb_facts(match, files["event_data"], files.get("three_sixty_data"))
