@@ -19,8 +19,8 @@ from pathlib import Path
 import numpy as np
 
 from varroom.audit.run import audit_match
-from varroom.audit.synthetic import SyntheticConfig, synthetic_match
 from varroom.match import MatchTracking, load_match
+from varroom.synthetic.match import SyntheticConfig, synthetic_match
 
 ROOT = Path(__file__).resolve().parent.parent
 SKILLCORNER = ROOT.parent / "shared" / "data" / "skillcorner-opendata-2417"

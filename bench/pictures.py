@@ -49,12 +49,12 @@ def _reference() -> None:
 
 
 def bench_pictures(runs: int = 3) -> dict[str, float]:
-    from varroom.camera import look_at
+    from varroom.model.camera import look_at
     from varroom.pictures import write_broadcast, write_clip, write_scene, write_screen
     from varroom.render import render_png
 
     situation = varroom.load_situation(KANE)
-    verdict = varroom.judge(situation)
+    verdict = varroom.engine.judge(situation)
     camera = look_at((48.0, -68.0, 28.0), (47.0, -1.0, 0.0), 2900.0)
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)

@@ -13,9 +13,9 @@ from typing import Any
 from varroom.audit.freeze_frames import audit_freeze_frames, call_phases
 from varroom.audit.model import clock
 from varroom.audit.run import freeze_frame_facts
-from varroom.explain import distance
+from varroom.engine.explain import distance
+from varroom.engine.verdict import Status
 from varroom.match import load_match
-from varroom.verdict import Status
 
 DATA = (
     Path(__file__).resolve().parent.parent.parent

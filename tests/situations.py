@@ -8,8 +8,8 @@ from typing import Any
 from hypothesis import strategies as st
 
 import varroom
-from varroom.situation import Action, BodyPart, Situation
-from varroom.situation_json import situation_from_dict
+from varroom.formats.situation_json import situation_from_dict
+from varroom.model.situation import Action, BodyPart, Situation
 
 ATTACKERS = "A"
 DEFENDERS = "D"
@@ -59,7 +59,7 @@ def touch(
 
 
 def judged(data: dict[str, Any], **settings: Any) -> varroom.Verdict:
-    return varroom.judge(situation_from_dict(data), varroom.LawSettings(**settings))
+    return varroom.engine.judge(situation_from_dict(data), varroom.LawSettings(**settings))
 
 
 def through_ball(

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from varroom.cli import cli
+from varroom.cli.main import cli
 
 SAMPLE = Path(__file__).resolve().parent.parent / "samples" / "statsbomb-euro2020-turkey-italy"
 FILES = [

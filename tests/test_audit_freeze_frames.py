@@ -21,10 +21,10 @@ from varroom.audit.freeze_frames import (
     read_statsbomb_facts,
 )
 from varroom.audit.model import Audit, Incident
+from varroom.engine.verdict import Status
 from varroom.errors import DataError
 from varroom.match import MatchTracking, load_match
-from varroom.situation import Direction
-from varroom.verdict import Status
+from varroom.model.situation import Direction
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "samples" / "statsbomb-euro2020-turkey-italy"

@@ -8,7 +8,6 @@ import pytest
 from varroom.audit.deliberate import Flight, deliberate_probability, heading_into_goal
 from varroom.audit.moments import REACH_M, ActionSource, find_moments
 from varroom.audit.restarts import restart_actions
-from varroom.audit.synthetic import SyntheticConfig, synthetic_match
 from varroom.match.tracking import (
     DirectionSource,
     EventKind,
@@ -19,7 +18,8 @@ from varroom.match.tracking import (
     Team,
     TeamAttack,
 )
-from varroom.situation import Action, Direction, Pitch
+from varroom.model.situation import Action, Direction, Pitch
+from varroom.synthetic.match import SyntheticConfig, synthetic_match
 
 RATE_HZ = 25.0
 TEAMS = (Team("h", "Home"), Team("a", "Away"))

@@ -6,14 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from varroom.audit.synthetic import (
-    IncidentKind,
-    PlantedIncident,
-    SyntheticConfig,
-    SyntheticMatch,
-    synthetic_match,
-)
-from varroom.judge import DEFAULT_SETTINGS
+from varroom.engine.judge import DEFAULT_SETTINGS
 from varroom.law.position import (
     ball_depth_m,
     offside_line_depth_m,
@@ -21,7 +14,14 @@ from varroom.law.position import (
     second_last_opponent,
 )
 from varroom.match.tracking import EventKind, MatchTracking, Provider
-from varroom.situation import Direction
+from varroom.model.situation import Direction
+from varroom.synthetic.match import (
+    IncidentKind,
+    PlantedIncident,
+    SyntheticConfig,
+    SyntheticMatch,
+    synthetic_match,
+)
 
 SHORT = SyntheticConfig(seed=11, period_s=300.0, scenes_per_kind=1)
 

@@ -21,21 +21,21 @@ from varroom.audit.moments import find_moments
 from varroom.audit.phases import cut_phases
 from varroom.audit.run import audit_match
 from varroom.audit.screening import screen
-from varroom.audit.synthetic import (
+from varroom.engine.judge import DEFAULT_SETTINGS
+from varroom.engine.uncertainty import ConfidenceClass
+from varroom.engine.verdict import Effect, Status
+from varroom.law.offence import Involvement
+from varroom.match import load_match
+from varroom.match.tracking import MatchTracking, Provider
+from varroom.model.noise import TrackingSource
+from varroom.model.situation import Action, TouchKind, touch_kind
+from varroom.synthetic.match import (
     IncidentKind,
     PlantedIncident,
     SyntheticConfig,
     SyntheticMatch,
     synthetic_match,
 )
-from varroom.judge import DEFAULT_SETTINGS
-from varroom.law.offence import Involvement
-from varroom.match import load_match
-from varroom.match.tracking import MatchTracking, Provider
-from varroom.noise import TrackingSource
-from varroom.situation import Action, TouchKind, touch_kind
-from varroom.uncertainty import ConfidenceClass
-from varroom.verdict import Effect, Status
 
 SKILLCORNER = Path(__file__).resolve().parents[2] / "shared" / "data" / "skillcorner-opendata-2417"
 THRESHOLD = 0.95

@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from situations import situation, through_ball, touch
-from varroom.cli import cli
+from varroom.cli.main import cli
 from varroom.errors import InputError
-from varroom.situation_json import parse_situation, situation_from_dict
+from varroom.formats.situation_json import parse_situation, situation_from_dict
 
 GOOD = through_ball(attacker_x=30.8)
 

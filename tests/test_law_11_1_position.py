@@ -12,7 +12,7 @@ from varroom.law.position import (
     offside_position,
     second_last_opponent,
 )
-from varroom.settings import BallPoint, BodyReference, LawSettings
+from varroom.model.settings import BallPoint, BodyReference, LawSettings
 
 
 def test_second_last_opponent_is_the_second_deepest_of_any_role():

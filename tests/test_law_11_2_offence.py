@@ -8,8 +8,8 @@ import varroom
 from conftest import EXAMPLES
 from situations import judged, situation, touch
 from varroom.law.offence import Involvement, gives_an_advantage, is_involved, resets_offside
-from varroom.settings import OfficialTouch
-from varroom.situation import TouchKind
+from varroom.model.settings import OfficialTouch
+from varroom.model.situation import TouchKind
 
 # a1 passes; a2 is 1 m beyond d1 (the second-last) at the pass; gk deepest.
 PASS = touch(
@@ -208,7 +208,7 @@ def test_own_touch_before_a_shot_is_not_the_moment_he_is_judged_at():
     ],
 )
 def test_announcement_is_a_complete_sentence_for_each_kind_of_decision(example, words):
-    verdict = varroom.judge(varroom.load_situation(EXAMPLES / example))
+    verdict = varroom.engine.judge(varroom.load_situation(EXAMPLES / example))
     assert verdict.announcement.startswith("After review, ")
     assert words in verdict.announcement and verdict.announcement.endswith(".")
     assert not verdict.announcement.endswith(": .")

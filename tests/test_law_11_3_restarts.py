@@ -6,7 +6,7 @@ import pytest
 
 from situations import judged, situation, touch
 from varroom.law.restarts import no_offence_from
-from varroom.situation import Action, touch_kind
+from varroom.model.situation import Action, touch_kind
 
 
 def restart(action):

@@ -7,8 +7,8 @@ import pytest
 from situations import judged, situation, touch
 from varroom.law.off_field import defender_off_field_depth_m
 from varroom.law.sanction import Restart, sanction
-from varroom.settings import DefenderOffFieldLine, LawSettings, PermittedAbsence
-from varroom.situation import Direction, OffField, Pitch, Position
+from varroom.model.settings import DefenderOffFieldLine, LawSettings, PermittedAbsence
+from varroom.model.situation import Direction, OffField, Pitch, Position
 
 
 def test_sanction_is_an_indirect_free_kick_where_it_happened():

@@ -6,7 +6,7 @@ import numpy as np
 
 from varroom.match import DirectionSource, Team
 from varroom.match.direction import infer_attack
-from varroom.situation import Direction
+from varroom.model.situation import Direction
 
 TEAMS = (Team("h", "Home"), Team("a", "Away"))
 # Columns: home keeper, home outfield, away keeper, away outfield.

@@ -19,7 +19,7 @@ from varroom.match import (
     Provider,
     load_match,
 )
-from varroom.situation import Direction, Pitch
+from varroom.model.situation import Direction, Pitch
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 STATSBOMB = DATA / "statsbomb-360-euro2020-3788741"

@@ -19,11 +19,11 @@ from matplotlib.text import Text
 
 import varroom
 from situations import load, situations
+from varroom.engine.explain import distance
+from varroom.engine.verdict import Status
 from varroom.errors import VarroomError
-from varroom.explain import distance
 from varroom.pictures import PictureError, draw_screen, write_screen
 from varroom.pictures.story import headline
-from varroom.verdict import Status
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 KANE = EXAMPLES / "tottenham-sporting-2022-kane.json"
@@ -31,7 +31,7 @@ KANE = EXAMPLES / "tottenham-sporting-2022-kane.json"
 
 def judged(path: Path) -> tuple[varroom.Situation, varroom.Verdict]:
     situation = varroom.load_situation(path)
-    return situation, varroom.judge(situation)
+    return situation, varroom.engine.judge(situation)
 
 
 def texts(figure: Figure) -> dict[str, str]:
@@ -144,7 +144,7 @@ def test_the_inset_line_is_at_the_offside_line() -> None:
 @given(situations())
 def test_random_situations_draw_and_agree(data: dict) -> None:
     situation = load(data)
-    verdict = varroom.judge(situation)
+    verdict = varroom.engine.judge(situation)
     shown = texts(draw_screen(situation, verdict))
     assert shown["screen-headline"] == headline(situation, verdict)
     assert shown["screen-headline"] == expected_headline(situation, verdict)

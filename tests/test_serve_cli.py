@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from varroom.cli import cli
+from varroom.cli.main import cli
 
 
 def test_serving_beyond_loopback_without_a_token_is_refused(

@@ -8,14 +8,14 @@ import numpy as np
 import pytest
 
 from situations import judged, situation, through_ball, touch
-from varroom.situation_json import situation_from_dict
-from varroom.uncertainty import (
+from varroom.engine.uncertainty import (
     ConfidenceClass,
     Depth,
     confidence_class,
     linearised_se_m,
     probability_offside_position,
 )
+from varroom.formats.situation_json import situation_from_dict
 
 HALFWAY_M = 0.06
 

@@ -1,11 +1,11 @@
 """varroom: Law 11 (offside) from tracking data, with the margin, a reason and a picture."""
 
+from varroom.engine.judge import judge
+from varroom.engine.verdict import Status, Verdict
 from varroom.errors import InputError, VarroomError
-from varroom.judge import judge
-from varroom.settings import LawSettings
-from varroom.situation import Situation
-from varroom.situation_json import load_situation, parse_situation
-from varroom.verdict import Status, Verdict
+from varroom.formats.situation_json import load_situation, parse_situation
+from varroom.model.settings import LawSettings
+from varroom.model.situation import Situation
 
 __all__ = [
     "InputError",

@@ -35,16 +35,16 @@ from matplotlib.path import Path as PolygonPath
 from varroom.audit.calls import official_calls
 from varroom.audit.model import Audit, Incident, IncidentSource, clock, match_calls
 from varroom.audit.run import Progress
+from varroom.engine.judge import judge
+from varroom.engine.verdict import Status, Verdict
 from varroom.errors import DataError
-from varroom.judge import judge
+from varroom.formats.situation_json import situation_from_dict
 from varroom.law.position import ball_depth_m, offside_line_depth_m, offside_margin_m
 from varroom.law.restarts import no_offence_from
 from varroom.match.tracking import EventKind, MatchEvent, MatchTracking
-from varroom.noise import TrackingSource
-from varroom.settings import LawSettings
-from varroom.situation import Action, Pitch, Situation
-from varroom.situation_json import situation_from_dict
-from varroom.verdict import Status, Verdict
+from varroom.model.noise import TrackingSource
+from varroom.model.settings import LawSettings
+from varroom.model.situation import Action, Pitch, Situation
 
 # A view ending closer than this to the goal line leaves no room for an unseen player: such a
 # corner of the polygon is the edge of the camera's frustum, centimetres short of the line.

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from varroom.situation import Situation
-from varroom.verdict import Status, Verdict
+from varroom.engine.verdict import Status, Verdict
+from varroom.model.situation import Situation
 
 
 class IncidentSource(Enum):

@@ -40,8 +40,8 @@ from varroom.audit.restarts import (
     restart_actions,
 )
 from varroom.match.tracking import EventKind, MatchTracking
-from varroom.settings import LawSettings
-from varroom.situation import Action
+from varroom.model.settings import LawSettings
+from varroom.model.situation import Action
 
 Floats = npt.NDArray[np.float64]
 Bools = npt.NDArray[np.bool_]

@@ -25,7 +25,7 @@ import numpy.typing as npt
 from varroom.audit.moments import OUT_MARGIN_M, Moments
 from varroom.law.offence import resets_offside
 from varroom.match.tracking import MatchTracking
-from varroom.situation import TouchKind, touch_kind
+from varroom.model.situation import TouchKind, touch_kind
 
 GAP_S = 2.0
 

@@ -15,10 +15,10 @@ from enum import Enum
 from pathlib import Path
 
 from varroom.audit.model import Audit, Incident, IncidentSource, OfficialCall, clock
-from varroom.explain import distance
+from varroom.engine.explain import distance
+from varroom.engine.verdict import Status
 from varroom.match.tracking import MatchTracking, Provider
 from varroom.output_file import OutputError, write_atomically
-from varroom.verdict import Status
 
 
 class Agreeing(Enum):

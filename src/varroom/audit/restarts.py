@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from varroom.match.tracking import MatchTracking
-from varroom.situation import Action, Pitch
+from varroom.model.situation import Action, Pitch
 
 Floats = npt.NDArray[np.float64]
 Bools = npt.NDArray[np.bool_]

@@ -25,8 +25,8 @@ from varroom.law.position import (
     second_last_opponent,
 )
 from varroom.match.tracking import MatchTracking
-from varroom.settings import LawSettings
-from varroom.situation import Direction
+from varroom.model.settings import LawSettings
+from varroom.model.situation import Direction
 
 Floats = npt.NDArray[np.float64]
 

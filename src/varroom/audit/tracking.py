@@ -32,11 +32,11 @@ from varroom.audit.moments import ActionSource, Moments, find_moments
 from varroom.audit.phases import Pair, Phase, cut_phases, pairs
 from varroom.audit.run import Progress
 from varroom.audit.screening import Screen, screen
-from varroom.judge import DEFAULT_SETTINGS, judge
+from varroom.engine.judge import DEFAULT_SETTINGS, judge
+from varroom.engine.verdict import Status, Verdict
 from varroom.match.tracking import MatchTracking, Provider
-from varroom.noise import NOISE_DEFAULTS, Tracking, TrackingSource
-from varroom.situation import Player, Position, Situation, Touch
-from varroom.verdict import Status, Verdict
+from varroom.model.noise import NOISE_DEFAULTS, Tracking, TrackingSource
+from varroom.model.situation import Player, Position, Situation, Touch
 
 PLAYERS_PER_TEAM = 11
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from varroom.law.position import depth_m
-from varroom.settings import DefenderOffFieldLine, LawSettings, PermittedAbsence
-from varroom.situation import Direction, OffField, Pitch, Position
+from varroom.model.settings import DefenderOffFieldLine, LawSettings, PermittedAbsence
+from varroom.model.situation import Direction, OffField, Pitch, Position
 
 
 def ignored_for_offside(position: Position, settings: LawSettings) -> bool:

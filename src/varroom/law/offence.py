@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from varroom.situation import TouchKind
+from varroom.model.situation import TouchKind
 
 
 class Involvement(Enum):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from varroom.settings import BallPoint, BodyReference, LawSettings
-from varroom.situation import Direction, Part, Position
+from varroom.model.settings import BallPoint, BodyReference, LawSettings
+from varroom.model.situation import Direction, Part, Position
 
 Floats = npt.NDArray[np.float64]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from varroom.situation import TouchKind
+from varroom.model.situation import TouchKind
 
 
 def no_offence_from(kind: TouchKind) -> bool:

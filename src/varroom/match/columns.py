@@ -15,7 +15,7 @@ from varroom.match.tracking import (
     Team,
     TeamAttack,
 )
-from varroom.situation import Pitch, Player
+from varroom.model.situation import Pitch, Player
 
 
 def scatter_positions(

@@ -41,7 +41,7 @@ from varroom.match.tracking import (
     Team,
     TeamAttack,
 )
-from varroom.situation import Direction, Pitch, Player
+from varroom.model.situation import Direction, Pitch, Player
 
 _STATED_SOURCE = {
     Orientation.FILE: DirectionSource.METADATA,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from varroom.match.tracking import DirectionSource, Team, TeamAttack
-from varroom.situation import Direction
+from varroom.model.situation import Direction
 
 
 def team_attacks(

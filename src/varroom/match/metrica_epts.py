@@ -36,7 +36,7 @@ from varroom.match.convert import _home_direction, _player
 from varroom.match.direction import team_attacks
 from varroom.match.files import _open
 from varroom.match.tracking import DirectionSource, MatchTracking, PitchSource, Provider, Team
-from varroom.situation import Pitch
+from varroom.model.situation import Pitch
 
 _SEPARATORS = b":;,"
 _FIELD = b","  # every separator becomes this one

@@ -25,7 +25,7 @@ from varroom.match.columns import assemble, scatter_positions
 from varroom.match.convert import _player
 from varroom.match.files import _open
 from varroom.match.tracking import MatchTracking, PitchSource, Provider, Team
-from varroom.situation import Pitch
+from varroom.model.situation import Pitch
 
 _PERIOD_OF_SECTION = {"firstHalf": 1, "secondHalf": 2, "firstHalfExtra": 3, "secondHalfExtra": 4}
 _BALL = "ball"

@@ -32,7 +32,7 @@ from varroom.match.columns import assemble, scatter_positions
 from varroom.match.convert import _player
 from varroom.match.files import _open
 from varroom.match.tracking import MatchTracking, PitchSource, Provider, Team
-from varroom.situation import Pitch
+from varroom.model.situation import Pitch
 
 _CM = 100.0
 _HOME_TEAM, _AWAY_TEAM = 1, 0  # Tracab's team of a sighting

@@ -26,7 +26,7 @@ from enum import Enum
 
 import numpy as np
 
-from varroom.situation import Direction, Pitch
+from varroom.model.situation import Direction, Pitch
 
 
 class Provider(Enum):
@@ -46,7 +46,7 @@ class Provider(Enum):
     STATSPERFORM = "statsperform"
     TRACAB = "tracab"
     WYSCOUT = "wyscout"
-    SYNTHETIC = "synthetic"  # varroom's own generated matches (varroom.audit.synthetic)
+    SYNTHETIC = "synthetic"  # varroom's own generated matches (varroom.synthetic.match)
 
 
 class PitchSource(Enum):

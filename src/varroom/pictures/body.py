@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from varroom.situation import BodyPart, Position
+from varroom.model.situation import BodyPart, Position
 
 # Standard pose: (forward, left, height) in metres from the tracked point, facing +forward.
 POSE: Mapping[str, tuple[float, float, float]] = {

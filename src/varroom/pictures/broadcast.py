@@ -1,6 +1,6 @@
 """The decision drawn in the broadcast picture's own perspective.
 
-With a camera (`varroom.camera`), the offside line is the true projection of the pitch
+With a camera (`varroom.model.camera`), the offside line is the true projection of the pitch
 line x = const (straight lines stay straight; a line that passes behind the camera is cut, not
 drawn through infinity); with a projection matrix the offside plane also stands as a
 translucent wall up to 2.4 m. The ball line (when the ball set the line elsewhere), the
@@ -27,16 +27,16 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Polygon
 
-from varroom.camera import Camera, Floats
-from varroom.judgement import LineSetter, Reach, Reference
+from varroom.engine.judgement import LineSetter, Reach, Reference
+from varroom.engine.verdict import Verdict
+from varroom.model.camera import Camera, Floats
+from varroom.model.situation import Position, Situation
 from varroom.output_file import check_target, write_atomically
 from varroom.pictures import PictureError, style
 from varroom.pictures.body import POSE
 from varroom.pictures.geometry import pitch_lines
 from varroom.pictures.story import Side, Story
 from varroom.pictures.topdown import STRIPES
-from varroom.situation import Position, Situation
-from varroom.verdict import Verdict
 
 DPI = 100
 WALL_HEIGHT_M = 2.4
@@ -425,7 +425,7 @@ def _overlay(ax: Axes, story: Story, camera: Camera) -> None:
 
 
 def _inside_part(seg: Floats, width: int, height: int) -> Floats | None:
-    from varroom.camera import _clip_segment_2d
+    from varroom.model.camera import _clip_segment_2d
 
     return _clip_segment_2d(seg, (0.0, 0.0, float(width), float(height)))
 

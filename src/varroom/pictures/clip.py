@@ -37,14 +37,14 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 
+from varroom.engine.verdict import Effect, Verdict
+from varroom.model.situation import Situation
 from varroom.output_file import check_target, write_atomically
 from varroom.pictures import PictureError, style
 from varroom.pictures.geometry import GOAL_WIDTH
 from varroom.pictures.motion import XY, ball_at, positions_at
 from varroom.pictures.story import Side, Story
 from varroom.pictures.topdown import draw_pitch, fit_box
-from varroom.situation import Situation
-from varroom.verdict import Effect, Verdict
 
 FPS = 12.0
 BEFORE_S = 2.0

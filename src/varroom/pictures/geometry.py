@@ -9,7 +9,7 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from varroom.situation import Pitch
+from varroom.model.situation import Pitch
 
 Floats = npt.NDArray[np.float64]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import bisect
 
-from varroom.situation import Situation, Touch
+from varroom.model.situation import Situation, Touch
 
 XY = tuple[float, float]
 

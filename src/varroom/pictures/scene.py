@@ -29,13 +29,13 @@ import os
 from importlib import resources
 from typing import Any
 
+from varroom.engine.verdict import Verdict
+from varroom.model.situation import Situation
 from varroom.output_file import check_target, write_atomically
 from varroom.pictures import style
 from varroom.pictures.body import ARM_JOINTS, BONES, FIGURE_HEIGHT_M, POSE, skeleton
 from varroom.pictures.geometry import pitch_lines
 from varroom.pictures.story import Side, Story
-from varroom.situation import Situation
-from varroom.verdict import Verdict
 
 PLANE_HEIGHT_M = 2.4
 

@@ -31,15 +31,15 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, FancyArrowPatch, FancyBboxPatch, Polygon, Rectangle
 from matplotlib.text import Text
 
-from varroom.explain import distance
+from varroom.engine.explain import distance
+from varroom.engine.uncertainty import ConfidenceClass
+from varroom.engine.verdict import Verdict
+from varroom.model.situation import Situation
 from varroom.output_file import check_target, write_png
 from varroom.pictures import style
 from varroom.pictures.story import Figure as Who
 from varroom.pictures.story import Side, Story
 from varroom.pictures.topdown import draw_pitch, fit_box
-from varroom.situation import Situation
-from varroom.uncertainty import ConfidenceClass
-from varroom.verdict import Verdict
 
 WIDTH_PX, HEIGHT_PX, DPI = 1920, 1080, 100
 SIDE = 0.035  # left and right margin, figure fraction

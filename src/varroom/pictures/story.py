@@ -8,11 +8,18 @@ import math
 from dataclasses import dataclass
 from enum import Enum
 
-from varroom.explain import distance
-from varroom.judgement import Judgement, LineSetter, OffsideLine, PlayerJudgement, Reach, Reference
+from varroom.engine.explain import distance
+from varroom.engine.judgement import (
+    Judgement,
+    LineSetter,
+    OffsideLine,
+    PlayerJudgement,
+    Reach,
+    Reference,
+)
+from varroom.engine.verdict import Status, Verdict
+from varroom.model.situation import Player, Situation, Touch
 from varroom.pictures import style
-from varroom.situation import Player, Situation, Touch
-from varroom.verdict import Status, Verdict
 
 _PLAYED = {
     "pass": "passed it",

@@ -10,9 +10,9 @@ from matplotlib.axes import Axes
 from matplotlib.collections import LineCollection
 from matplotlib.patches import Rectangle
 
+from varroom.model.situation import Pitch
 from varroom.pictures import style
 from varroom.pictures.geometry import PENALTY_AREA, pitch_lines
-from varroom.situation import Pitch
 
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in metres
 

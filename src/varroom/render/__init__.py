@@ -32,6 +32,8 @@ import os
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from varroom.engine.verdict import Verdict
+from varroom.model.situation import Situation
 from varroom.output_file import OutputError, check_target, write_png
 from varroom.render.banner import Banner
 from varroom.render.magnifier import add_magnifier
@@ -47,8 +49,6 @@ from varroom.render.style import (
     MINIMAP_RECT,
     WIDTH_PX,
 )
-from varroom.situation import Situation
-from varroom.verdict import Verdict
 
 __all__ = ["DPI", "HEIGHT_PX", "WIDTH_PX", "RenderError", "draw", "render_png"]
 

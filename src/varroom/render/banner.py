@@ -9,10 +9,10 @@ import textwrap
 from matplotlib.figure import Figure
 from matplotlib.patches import FancyArrowPatch, Rectangle
 
-from varroom.explain import distance
+from varroom.engine.explain import distance
+from varroom.engine.verdict import Status
 from varroom.render.scene import Scene
 from varroom.render.style import ATTACKERS, BANNER_RECT, MUTED, PANEL, STATUS_COLOUR, TEXT
-from varroom.verdict import Status
 
 
 class Banner:

@@ -9,8 +9,8 @@ from typing import Any
 from matplotlib.axes import Axes
 from mplsoccer import Pitch
 
+from varroom.model.situation import Situation
 from varroom.render.style import PITCH_COLOUR, PITCH_LINES
-from varroom.situation import Situation
 
 
 @dataclass(frozen=True, slots=True)

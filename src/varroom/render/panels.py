@@ -12,6 +12,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 from matplotlib.ticker import MaxNLocator
 
+from varroom.engine.verdict import Effect
 from varroom.render.markers import dots
 from varroom.render.scene import Scene, signed_distance
 from varroom.render.style import (
@@ -29,7 +30,6 @@ from varroom.render.style import (
     TEXT,
     margin_colour,
 )
-from varroom.verdict import Effect
 
 # -- the map of the whole pitch ---------------------------------------------------------------
 
@@ -176,7 +176,7 @@ def draw_closeup(ax: Axes, scene: Scene) -> None:
             )
         )
     if spread is not None:
-        # The 95% interval of the margin, from the tracking's noise (varroom.uncertainty).
+        # The 95% interval of the margin, from the tracking's noise (varroom.engine.uncertainty).
         low, high, probability = spread
         ax.add_artist(
             Line2D(

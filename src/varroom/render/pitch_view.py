@@ -12,7 +12,8 @@ from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 from matplotlib.patches import FancyArrowPatch, Rectangle
 
-from varroom.judgement import LineSetter
+from varroom.engine.judgement import LineSetter
+from varroom.model.situation import OffField, Position
 from varroom.render.frame import Box, grow
 from varroom.render.labels import Placer, overlap
 from varroom.render.markers import dots
@@ -32,7 +33,6 @@ from varroom.render.style import (
     STROKE,
     margin_colour,
 )
-from varroom.situation import OffField, Position
 
 
 class PitchView:

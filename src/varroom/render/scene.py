@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import math
 
-from varroom.explain import distance, receiver_after
-from varroom.judgement import Judgement, LineSetter, OffsideLine, PlayerJudgement, Reference
+from varroom.engine.explain import distance, receiver_after
+from varroom.engine.judgement import Judgement, LineSetter, OffsideLine, PlayerJudgement, Reference
+from varroom.engine.verdict import Status, Verdict
+from varroom.model.situation import Player, Position, Situation, Touch
 from varroom.render.frame import frame_of
-from varroom.situation import Player, Position, Situation, Touch
-from varroom.verdict import Status, Verdict
 
 
 class Scene:

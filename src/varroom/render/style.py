@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from matplotlib import patheffects
 
-from varroom.verdict import Status
+from varroom.engine.verdict import Status
 
 WIDTH_PX, HEIGHT_PX, DPI = 1600, 1000, 100
 

@@ -22,7 +22,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
-from varroom.situation import Situation
+from varroom.model.situation import Situation
 
 Progress = Callable[[float], None]
 AuditRunner = Callable[[str, Mapping[str, list[Path]], Progress], Iterable[Any]]

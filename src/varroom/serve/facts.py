@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from varroom.situation import Action, TouchKind, touch_kind
+from varroom.model.situation import Action, TouchKind, touch_kind
 
 PlayKind = Literal["deliberate_play", "deflection", "save"]
 InvolvementKindName = Literal[

@@ -29,8 +29,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
+from varroom.engine.judge import judge
 from varroom.errors import InputError, VarroomError
-from varroom.judge import judge
+from varroom.formats.situation_json import situation_from_dict
 from varroom.serve import db
 from varroom.serve.audit import AuditRunner, incident_dict
 from varroom.serve.facts import (
@@ -42,7 +43,6 @@ from varroom.serve.facts import (
     original_facts,
     play_kind,
 )
-from varroom.situation_json import situation_from_dict
 
 log = logging.getLogger("varroom.serve")
 

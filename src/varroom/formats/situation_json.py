@@ -11,11 +11,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from varroom.camera import camera_from_json
 from varroom.errors import InputError
-from varroom.json_fields import JsonReader, kind_of
-from varroom.noise import NOISE_DEFAULTS, NoiseModel, Tracking, TrackingSource
-from varroom.situation import (
+from varroom.formats.json_fields import JsonReader, kind_of
+from varroom.model.camera import camera_from_json
+from varroom.model.noise import NOISE_DEFAULTS, NoiseModel, Tracking, TrackingSource
+from varroom.model.situation import (
     Action,
     BodyPart,
     Direction,

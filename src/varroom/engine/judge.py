@@ -5,15 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from varroom.certainty import judgement_uncertainty, probability
-from varroom.explain import explain
-from varroom.judgement import Judgement, judge_positions
+from varroom.engine.explain import explain
+from varroom.engine.judgement import Judgement, judge_positions
+from varroom.engine.policy import IFAB, STANDARD_POLICIES, Policy
+from varroom.engine.uncertainty import judgement_uncertainty, probability
+from varroom.engine.verdict import Effect, Status, Step, Verdict
 from varroom.law.offence import Involvement, gives_an_advantage, is_involved, resets_offside
 from varroom.law.sanction import sanction
-from varroom.policy import IFAB, STANDARD_POLICIES, Policy
-from varroom.settings import LawSettings, OfficialTouch
-from varroom.situation import Action, Situation, Touch
-from varroom.verdict import Effect, Status, Step, Verdict
+from varroom.model.settings import LawSettings, OfficialTouch
+from varroom.model.situation import Action, Situation, Touch
 
 DEFAULT_SETTINGS = LawSettings()
 

@@ -15,9 +15,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from varroom.audit.synthetic_motion import Anchor, Role
-from varroom.audit.synthetic_play import DEAD_S, HIDE_S, Restart, free_kick_spot
-from varroom.audit.synthetic_script import (
+from varroom.match.tracking import EventKind
+from varroom.synthetic.motion import Anchor, Role
+from varroom.synthetic.play import DEAD_S, HIDE_S, Restart, free_kick_spot
+from varroom.synthetic.script import (
     IncidentKind,
     OnsideCheck,
     Pin,
@@ -25,7 +26,6 @@ from varroom.audit.synthetic_script import (
     Point,
     Script,
 )
-from varroom.match.tracking import EventKind
 
 SCENE_S = 20.0
 HOLD_S = 1.2  # the passer's touch before the judged play

@@ -10,11 +10,11 @@ from typing import IO, Any
 
 import click
 
-from varroom.audit.command import audit
+from varroom.cli.audit import audit
+from varroom.engine.judge import judge
+from varroom.engine.policy import Policy
 from varroom.errors import InputError, VarroomError
-from varroom.judge import judge
-from varroom.policy import Policy
-from varroom.situation_json import load_situation
+from varroom.formats.situation_json import load_situation
 
 
 class _UserError(click.ClickException):
@@ -104,7 +104,7 @@ def check(
     if as_json:
         click.echo(json.dumps(verdict.to_dict(), ensure_ascii=False))
     else:
-        from varroom.report import print_verdict
+        from varroom.cli.terminal import print_verdict
 
         print_verdict(situation, verdict)
     # The verdict comes first: a picture that cannot be written must not hide it.

@@ -24,8 +24,8 @@ from varroom.law.position import (
     second_last_opponent,
 )
 from varroom.law.restarts import no_offence_from
-from varroom.settings import LawSettings
-from varroom.situation import BodyPart, Part, Position, Situation
+from varroom.model.settings import LawSettings
+from varroom.model.situation import BodyPart, Part, Position, Situation
 
 
 class LineSetter(Enum):

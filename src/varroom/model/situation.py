@@ -1,6 +1,6 @@
 """The situation: one attacking phase as the touches of the ball, in frozen domain types.
 
-Nothing here reads files; `varroom.situation_json` turns JSON into these types.
+Nothing here reads files; `varroom.formats.situation_json` turns JSON into these types.
 Coordinates are metres from the centre spot, x along the pitch, never clipped:
 players may stand behind a goal line or beyond a touchline.
 """
@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 
-from varroom.camera import Camera
-from varroom.noise import NOISE_DEFAULTS, Tracking, TrackingSource
+from varroom.model.camera import Camera
+from varroom.model.noise import NOISE_DEFAULTS, Tracking, TrackingSource
 
 
 class Direction(Enum):

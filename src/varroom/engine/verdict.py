@@ -8,12 +8,12 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from varroom.judgement import Judgement, PlayerJudgement, Reach
+from varroom.engine.judgement import Judgement, PlayerJudgement, Reach
+from varroom.engine.uncertainty import Uncertainty
 from varroom.law.offence import Involvement
 from varroom.law.sanction import Restart
-from varroom.noise import Tracking
-from varroom.settings import LawSettings
-from varroom.uncertainty import Uncertainty
+from varroom.model.noise import Tracking
+from varroom.model.settings import LawSettings
 
 
 class Status(Enum):

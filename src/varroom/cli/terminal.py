@@ -5,9 +5,9 @@ from __future__ import annotations
 from rich.console import Console
 from rich.panel import Panel
 
-from varroom.explain import distance
-from varroom.situation import Situation
-from varroom.verdict import Status, Verdict
+from varroom.engine.explain import distance
+from varroom.engine.verdict import Status, Verdict
+from varroom.model.situation import Situation
 
 _TITLE = {
     Status.OFFENCE: ("OFFSIDE", "bold white on red"),

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from varroom.json_fields import JsonReader, kind_of
+from varroom.formats.json_fields import JsonReader, kind_of
 
 Floats = npt.NDArray[np.float64]
 DEFAULT_SIZE = (1920, 1080)

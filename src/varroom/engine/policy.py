@@ -11,8 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
+from varroom.engine.judgement import PlayerJudgement
 from varroom.errors import VarroomError
-from varroom.judgement import PlayerJudgement
 
 
 class PolicyError(VarroomError):

@@ -1,6 +1,6 @@
 """What a synthetic period is written as before it is drawn: touches, ball legs and anchors.
 
-A `Stage` holds one period's free motion (`varroom.audit.synthetic_motion`); a `Script`
+A `Stage` holds one period's free motion (`varroom.synthetic.motion`); a `Script`
 collects what the background play and the planted scenes make happen on it. Every touch
 anchors its player where he plays the ball, so the ball's legs and the players' final
 positions agree exactly at every touch.
@@ -14,8 +14,6 @@ from enum import Enum
 import numpy as np
 import numpy.typing as npt
 
-from varroom.audit.synthetic_ball import HELD_OFFSET_M, BallLeg, LegKind
-from varroom.audit.synthetic_motion import PLAYERS_PER_TEAM, ROLES, Anchor, Role, positions_at
 from varroom.law.position import (
     ball_depth_m,
     offside_line_depth_m,
@@ -23,8 +21,10 @@ from varroom.law.position import (
     second_last_opponent,
 )
 from varroom.match.tracking import EventKind
-from varroom.settings import LawSettings
-from varroom.situation import Direction, Pitch
+from varroom.model.settings import LawSettings
+from varroom.model.situation import Direction, Pitch
+from varroom.synthetic.ball import HELD_OFFSET_M, BallLeg, LegKind
+from varroom.synthetic.motion import PLAYERS_PER_TEAM, ROLES, Anchor, Role, positions_at
 
 Floats = npt.NDArray[np.float64]
 Point = tuple[float, float]

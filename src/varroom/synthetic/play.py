@@ -9,7 +9,7 @@ that drive the motion model; then, on that motion, every spell is played touch b
 the holder dribbles for 0.6 to 2.2 s and passes (11 to 18 m/s, a long ball sometimes in
 the air) to a team-mate 8 to 35 m away who is onside by `ONSIDE_BUFFER_M`, preferring
 team-mates further forward. Background play never commits an offside offence: every
-receiver is checked again on the final positions (`varroom.audit.synthetic`).
+receiver is checked again on the final positions (`varroom.synthetic.match`).
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from enum import Enum
 
 import numpy as np
 
-from varroom.audit.synthetic_motion import Anchor, Role
-from varroom.audit.synthetic_script import OnsideCheck, Point, Script, Stage
 from varroom.match.tracking import EventKind
+from varroom.synthetic.motion import Anchor, Role
+from varroom.synthetic.script import OnsideCheck, Point, Script, Stage
 
 SPELL_S = (12.0, 30.0)  # long enough for a dead ball, its restart and the ball's flight
 HOLD_S = (0.6, 2.2)

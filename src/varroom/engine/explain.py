@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 
-from varroom.judgement import Judgement, LineSetter, PlayerJudgement, Reference
+from varroom.engine.judgement import Judgement, LineSetter, PlayerJudgement, Reference
+from varroom.engine.policy import Policy, PolicyKind
+from varroom.engine.verdict import Effect, Status, Step, Verdict
 from varroom.law.offence import Involvement
-from varroom.policy import Policy, PolicyKind
-from varroom.situation import Action, InvolvementKind, Situation, Touch
-from varroom.verdict import Effect, Status, Step, Verdict
+from varroom.model.situation import Action, InvolvementKind, Situation, Touch
 
 _PLAYED = {
     Action.PASS: "passed it",

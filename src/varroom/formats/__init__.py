@@ -1,0 +1,1 @@
+"""The files varroom reads and writes: situation JSON both ways (docs/formats/)."""
