@@ -36,6 +36,7 @@ bench: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
+	$(BIN)/mypy
 
 clean:
 	rm -rf $(VENV) out .pytest_cache .hypothesis

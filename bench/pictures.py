@@ -54,7 +54,7 @@ def bench_pictures(runs: int = 3) -> dict[str, float]:
     from varroom.render import render_png
 
     situation = varroom.load_situation(KANE)
-    verdict = varroom.engine.judge(situation)
+    verdict = varroom.judge(situation)
     camera = look_at((48.0, -68.0, 28.0), (47.0, -1.0, 0.0), 2900.0)
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)

@@ -50,8 +50,8 @@ def bench_judge() -> dict[str, float]:
     text = situation_22x3()
     situation = varroom.parse_situation(text)
     for _ in range(200):  # warm up
-        varroom.engine.judge(situation)
-    judge = timings_ms(lambda: varroom.engine.judge(situation), 3000)
+        varroom.judge(situation)
+    judge = timings_ms(lambda: varroom.judge(situation), 3000)
     parse = timings_ms(lambda: varroom.parse_situation(text), 1000)
     reference = timings_ms(lambda: json.loads(text), 3000)
     return {
@@ -86,7 +86,7 @@ def bench_room() -> dict[str, float]:
     load = bench_review_room()
     recompute = bench_recompute()
     kane = varroom.load_situation(KANE)
-    reference = statistics.median(timings_ms(lambda: varroom.engine.judge(kane), 300))
+    reference = statistics.median(timings_ms(lambda: varroom.judge(kane), 300))
     return {
         "review_decision_ms_p50": load["p50_ms"],
         "review_decision_ms_p99": load["p99_ms"],

@@ -59,7 +59,7 @@ def touch(
 
 
 def judged(data: dict[str, Any], **settings: Any) -> varroom.Verdict:
-    return varroom.engine.judge(situation_from_dict(data), varroom.LawSettings(**settings))
+    return varroom.judge(situation_from_dict(data), varroom.LawSettings(**settings))
 
 
 def through_ball(

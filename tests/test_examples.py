@@ -84,7 +84,7 @@ def example_path(name: str) -> Path:
 
 
 def verdict(name: str) -> varroom.Verdict:
-    return varroom.engine.judge(varroom.load_situation(example_path(name)))
+    return varroom.judge(varroom.load_situation(example_path(name)))
 
 
 def test_every_example_has_an_expectation() -> None:

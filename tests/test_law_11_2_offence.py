@@ -208,7 +208,7 @@ def test_own_touch_before_a_shot_is_not_the_moment_he_is_judged_at():
     ],
 )
 def test_announcement_is_a_complete_sentence_for_each_kind_of_decision(example, words):
-    verdict = varroom.engine.judge(varroom.load_situation(EXAMPLES / example))
+    verdict = varroom.judge(varroom.load_situation(EXAMPLES / example))
     assert verdict.announcement.startswith("After review, ")
     assert words in verdict.announcement and verdict.announcement.endswith(".")
     assert not verdict.announcement.endswith(": .")

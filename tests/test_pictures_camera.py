@@ -250,7 +250,7 @@ def test_still_image_relative_to_the_situation_sets_the_size(tmp_path: Path) -> 
     assert camera is not None and camera.size == (320, 180)
     assert camera.image == tmp_path / "frames" / "still.png"
     situation = varroom.load_situation(situation_path)
-    verdict = varroom.engine.judge(situation)
+    verdict = varroom.judge(situation)
     write_broadcast(situation, verdict, camera, tmp_path / "broadcast.png")
     assert png_size(tmp_path / "broadcast.png") == (320, 180)
 
@@ -267,7 +267,7 @@ def artist(figure: Any, gid: str) -> Any:
 @pytest.mark.parametrize("kind", ["projection", "homography"])
 def test_the_drawn_line_and_point_are_the_cameras_projection(kind: str) -> None:
     situation = varroom.load_situation(KANE)
-    verdict = varroom.engine.judge(situation)
+    verdict = varroom.judge(situation)
     k, r, t = broadcast_parts()
     full = projection_camera(k @ np.column_stack([r, t]))
     if kind == "projection":

@@ -25,7 +25,7 @@ KANE = EXAMPLES / "tottenham-sporting-2022-kane.json"
 
 def kane() -> tuple[varroom.Situation, varroom.Verdict]:
     situation_ = varroom.load_situation(KANE)
-    return situation_, varroom.engine.judge(situation_)
+    return situation_, varroom.judge(situation_)
 
 
 def expected_count(t_play: float, t_end: float, fps: float) -> int:
@@ -121,7 +121,7 @@ def test_a_player_known_at_one_touch_only_stands_where_he_is_known() -> None:
 @given(situations())
 def test_random_schedules(data: dict) -> None:
     situation_ = load(data)
-    verdict = varroom.engine.judge(situation_)
+    verdict = varroom.judge(situation_)
     story = Story(situation_, verdict)
     t_play = situation_.touches[story.judged_at].t_s
     t_end = max(t_play, situation_.touches[story.involved_at].t_s)

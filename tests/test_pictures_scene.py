@@ -36,7 +36,7 @@ def embedded(html: str) -> dict[str, Any]:
 
 def written(tmp_path: Path, path: Path = KANE) -> tuple[varroom.Situation, varroom.Verdict, str]:
     situation = varroom.load_situation(path)
-    verdict = varroom.engine.judge(situation)
+    verdict = varroom.judge(situation)
     target = tmp_path / "scene.html"
     write_scene(situation, verdict, target)
     assert os.listdir(tmp_path) == ["scene.html"]
@@ -91,7 +91,7 @@ def test_parts_given_in_three_dimensions_keep_their_height() -> None:
         "left_foot": [49.25, 0.8],
     }
     situation = load(data)
-    verdict = varroom.engine.judge(situation)
+    verdict = varroom.judge(situation)
     coates = {p["id"]: p for p in scene_data(situation, verdict)["players"]}["coates"]
     assert coates["joints"]["head"] == [49.3, 0.5, 1.83]
     assert coates["joints"]["left_foot"] == [49.25, 0.8, POSE["left_foot"][2]]
@@ -101,7 +101,7 @@ def test_parts_given_in_three_dimensions_keep_their_height() -> None:
 @given(situations())
 def test_random_scenes_carry_the_line_and_the_positions(data: dict) -> None:
     situation = load(data)
-    verdict = varroom.engine.judge(situation)
+    verdict = varroom.judge(situation)
     scene = scene_data(situation, verdict)
     line = verdict.judgement.line if verdict.judgement is not None else None
     if line is None:
@@ -131,7 +131,7 @@ def test_a_name_cannot_end_the_script(tmp_path: Path) -> None:
     data = json.loads(KANE.read_text())
     data["players"][10]["name"] = "Harry </script><script>alert(1)</script> Kane"
     situation = load(data)
-    html = scene_html(situation, varroom.engine.judge(situation))
+    html = scene_html(situation, varroom.judge(situation))
     assert html.count("</script>") == 2  # the data block's and the renderer's
     players = {p["id"]: p for p in embedded(html)["players"]}
     assert "</script>" in players["kane"]["name"]
@@ -139,7 +139,7 @@ def test_a_name_cannot_end_the_script(tmp_path: Path) -> None:
 
 def test_scene_files_fail_cleanly(tmp_path: Path) -> None:
     situation = varroom.load_situation(KANE)
-    verdict = varroom.engine.judge(situation)
+    verdict = varroom.judge(situation)
     with pytest.raises(PictureError, match="no directory"):
         write_scene(situation, verdict, tmp_path / "missing" / "scene.html")
     with pytest.raises(PictureError, match=r"\.html"):
@@ -174,7 +174,7 @@ def test_the_scene_needs_no_matplotlib() -> None:
         f"s = varroom.load_situation({str(KANE)!r})\n"
         "import tempfile, pathlib\n"
         "with tempfile.TemporaryDirectory() as d:\n"
-        "    write_scene(s, varroom.engine.judge(s), pathlib.Path(d) / 'scene.html')\n"
+        "    write_scene(s, varroom.judge(s), pathlib.Path(d) / 'scene.html')\n"
         "assert 'matplotlib' not in sys.modules, 'matplotlib imported'\n"
     )
     import sys

@@ -31,7 +31,7 @@ KANE = EXAMPLES / "tottenham-sporting-2022-kane.json"
 
 def judged(path: Path) -> tuple[varroom.Situation, varroom.Verdict]:
     situation = varroom.load_situation(path)
-    return situation, varroom.engine.judge(situation)
+    return situation, varroom.judge(situation)
 
 
 def texts(figure: Figure) -> dict[str, str]:
@@ -144,7 +144,7 @@ def test_the_inset_line_is_at_the_offside_line() -> None:
 @given(situations())
 def test_random_situations_draw_and_agree(data: dict) -> None:
     situation = load(data)
-    verdict = varroom.engine.judge(situation)
+    verdict = varroom.judge(situation)
     shown = texts(draw_screen(situation, verdict))
     assert shown["screen-headline"] == headline(situation, verdict)
     assert shown["screen-headline"] == expected_headline(situation, verdict)

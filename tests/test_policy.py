@@ -11,7 +11,7 @@ from varroom.formats.situation_json import situation_from_dict
 
 
 def verdict(data, policy: str) -> varroom.Verdict:
-    return varroom.engine.judge(situation_from_dict(data), policy=Policy.parse(policy))
+    return varroom.judge(situation_from_dict(data), policy=Policy.parse(policy))
 
 
 @pytest.mark.parametrize(
@@ -108,7 +108,7 @@ def test_confidence_clearly_onside_overrides_an_offside_flag():
 
 @pytest.mark.parametrize("probability", [0.949, 0.95])
 def test_confidence_threshold_is_inclusive(probability):
-    judged = varroom.engine.judge(situation_from_dict(through_ball(30.2))).judgement.attackers["a2"]
+    judged = varroom.judge(situation_from_dict(through_ball(30.2))).judgement.attackers["a2"]
     policy = Policy(PolicyKind.CONFIDENCE, confidence=0.95)
     assert policy.offside(judged, lambda: probability, False) is (probability >= 0.95)
 

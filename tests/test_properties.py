@@ -28,8 +28,8 @@ def outcome(verdict: varroom.Verdict) -> tuple:
 @settings(max_examples=300)
 @given(situations(), st.sampled_from(["x", "y"]))
 def test_mirroring_the_pitch_never_changes_a_verdict(data, axis):
-    assert outcome(varroom.engine.judge(load(data))) == outcome(
-        varroom.engine.judge(load(mirrored(data, axis)))
+    assert outcome(varroom.judge(load(data))) == outcome(
+        varroom.judge(load(mirrored(data, axis)))
     )
 
 
@@ -52,8 +52,8 @@ def test_moving_an_attacker_away_from_goal_never_makes_him_offside(data, draw):
     after = judge_positions(load(moved), index, LawSettings()).attackers.get(mover)
     if before is not None and not before.offside_position:
         assert not after.offside_position
-    if varroom.engine.judge(original).offence is False:
-        assert varroom.engine.judge(load(moved)).offence is False
+    if varroom.judge(original).offence is False:
+        assert varroom.judge(load(moved)).offence is False
 
 
 @settings(max_examples=300)
@@ -64,7 +64,7 @@ def test_arm_and_hand_parts_never_change_a_verdict(data, draw):
         for position in t["positions"].values():
             for arm in draw.draw(st.lists(st.sampled_from(ARMS), max_size=3, unique=True)):
                 position.setdefault("parts", {})[arm] = draw.draw(st.floats(-60, 60))
-    assert outcome(varroom.engine.judge(load(data))) == outcome(varroom.engine.judge(load(armed)))
+    assert outcome(varroom.judge(load(data))) == outcome(varroom.judge(load(armed)))
 
 
 @settings(max_examples=200)
@@ -102,7 +102,7 @@ def test_renaming_players_changes_nothing(data, rng):
         t["positions"] = dict(items)
         for fact in t.get("involvement", []):
             fact["player"] = rename[fact["player"]]
-    before, after = varroom.engine.judge(load(data)), varroom.engine.judge(load(renamed))
+    before, after = varroom.judge(load(data)), varroom.judge(load(renamed))
     assert (before.status, before.judged_at, before.involved_at) == (
         after.status,
         after.judged_at,

@@ -107,7 +107,7 @@ def through_ball(sign: float = 1.0, attacker_x: float = 30.5, parts: dict | None
 
 
 def judged(situation: Situation) -> tuple[Situation, Verdict, Figure]:
-    verdict = varroom.engine.judge(situation)
+    verdict = varroom.judge(situation)
     return situation, verdict, draw(situation, verdict)
 
 
@@ -385,7 +385,7 @@ def test_view_is_zoomed_on_the_action_with_true_aspect_and_the_penalty_area() ->
 
 def test_no_judgement_when_no_attacker_played_the_ball(tmp_path: Path) -> None:
     situation = build([touch("d1", "clearance", (30, 3), 0.0, a2=(31, 5), d1=(30, 3), gk=(45, 0))])
-    verdict = varroom.engine.judge(situation)
+    verdict = varroom.judge(situation)
     assert verdict.judgement is None
     render_png(situation, verdict, tmp_path / "none.png")
     assert (tmp_path / "none.png").stat().st_size > 0
@@ -431,7 +431,7 @@ def test_every_example_draws_its_offside_line_where_the_verdict_says() -> None:
     assert files
     for file in files:
         situation = varroom.load_situation(file)
-        verdict = varroom.engine.judge(situation)
+        verdict = varroom.judge(situation)
         figure = draw(situation, verdict)
         assert (
             banner(figure).split(" ")[0]
@@ -604,7 +604,7 @@ def test_closeup_shows_the_margins_95_percent_interval_when_the_verdict_has_one(
 @given(data=situations())
 def test_any_valid_situation_draws_and_its_line_is_where_the_verdict_says(data: dict) -> None:
     situation = varroom.parse_situation(json.dumps(data))
-    verdict = varroom.engine.judge(situation)
+    verdict = varroom.judge(situation)
     figure = draw(situation, verdict)
     assert banner(figure)
     line = None if verdict.judgement is None else verdict.judgement.line
@@ -617,7 +617,7 @@ def test_any_valid_situation_draws_and_its_line_is_where_the_verdict_says(data: 
 
 def test_uncertainty_band_is_centred_on_the_offside_line_with_the_95_percent_half_width():
     situation = varroom.load_situation(EXAMPLES / "tottenham-sporting-2022-kane.json")
-    verdict = varroom.engine.judge(situation)
+    verdict = varroom.judge(situation)
     figure = draw(situation, verdict)
     band = next(a for a in figure.findobj() if a.get_gid() == "uncertainty-band")
     half_length = situation.pitch.length_m / 2

@@ -129,7 +129,7 @@ def test_upload_a_situation_gives_its_id_and_the_engines_verdict(room: TestClien
     assert response.status_code == 201
     body = response.json()
     assert response.headers["location"] == f"/api/situations/{body['id']}"
-    expected = varroom.engine.judge(load_situation(KANE)).to_dict()
+    expected = varroom.judge(load_situation(KANE)).to_dict()
     assert body["verdict"] == expected  # exactly what `varroom check --json` prints
     assert body["status"] == "offence"
     assert body["summary"]["call"] == "OFFSIDE"
@@ -800,7 +800,7 @@ def test_a_situation_written_back_as_json_reads_as_the_same(path: Path) -> None:
     data = json.loads(json.dumps(situation_to_dict(situation)))
     again = situation_from_dict(data, "again")
     assert again == situation
-    assert varroom.engine.judge(again).to_dict() == varroom.engine.judge(situation).to_dict()
+    assert varroom.judge(again).to_dict() == varroom.judge(situation).to_dict()
 
 
 def test_the_default_runner_loads_the_match_and_queues_what_the_audit_finds(
@@ -853,7 +853,7 @@ def test_the_default_runner_loads_the_match_and_queues_what_the_audit_finds(
         (item,) = client.get("/api/situations").json()
         detail = client.get(f"/api/situations/{item['id']}").json()
         assert detail["origin"] == "audit" and detail["audit_id"] == done["id"]
-        assert detail["verdict"] == varroom.engine.judge(kane).to_dict()
+        assert detail["verdict"] == varroom.judge(kane).to_dict()
         assert detail["title"] == "TOT v SCP \u00b7 2H 45:53"
         assert detail["meta"]["source"] == "match audit (tracking)"
         assert detail["meta"]["chain_confidence"] == 0.8
