@@ -23,6 +23,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from audit_tracking import bench_audit, bench_audit_skillcorner  # noqa: E402
 from match_load import bench_load_skillcorner  # noqa: E402
+from penalty import bench_penalty  # noqa: E402
 from pictures import bench_pictures  # noqa: E402
 from serve_load import bench_recompute, bench_review_room  # noqa: E402
 from situation_22x3 import situation_22x3  # noqa: E402
@@ -100,6 +101,7 @@ def bench_room() -> dict[str, float]:
 
 SECTIONS: list[Callable[[], dict[str, Any]]] = [
     bench_judge,
+    bench_penalty,
     bench_cli,
     bench_load_skillcorner,
     bench_audit,
@@ -122,6 +124,18 @@ ROWS = [
         "parse_situation_ms_median",
         "`parse_situation()` median, same file (ms)",
         "reference_json_loads_ms_median",
+        "",
+    ),
+    (
+        "judge_penalty_ms_median",
+        "`judge_penalty()` median, 22 players, 9 interleaved rounds (ms)",
+        "reference_json_loads_penalty_ms_median",
+        "<= 1 ms",
+    ),
+    (
+        "parse_penalty_kick_ms_median",
+        "`parse_penalty_kick()` median, same file (ms)",
+        "reference_json_loads_penalty_ms_median",
         "",
     ),
     (

@@ -12,7 +12,8 @@ import click
 from varroom.engine.judge import judge
 from varroom.engine.policy import Policy
 from varroom.errors import InputError
-from varroom.formats.situation_json import load_situation
+from varroom.formats.penalty_json import load
+from varroom.model.penalty import PenaltyKick
 
 # Each picture `check` can write: its help, and where its writer lives, imported only when
 # asked for (matplotlib is slow to import). A writer takes (situation, verdict, path).
@@ -67,9 +68,14 @@ def check(
     policy_text: str,
     **pictures: Path | None,
 ) -> None:
-    """Judge one situation FILE under Law 11."""
+    """Judge one situation FILE under Law 11, or a penalty kick under Law 14."""
     policy = Policy.parse(policy_text)
-    situation = load_situation(file)
+    situation = load(file)
+    if isinstance(situation, PenaltyKick):
+        from varroom.cli.penalty import check_penalty
+
+        check_penalty(situation, policy, as_json, {**pictures, "broadcast": broadcast})
+        return
     if broadcast is not None and situation.camera is None:
         raise InputError(file, "$.camera", "missing: --broadcast needs a camera (docs/pictures.md)")
     verdict = judge(situation, policy=policy)

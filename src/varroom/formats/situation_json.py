@@ -34,6 +34,11 @@ from varroom.model.situation import (
 
 def load_situation(path: str | Path) -> Situation:
     """Read and check a situation file."""
+    return situation_from_dict(read_json(path), str(path))
+
+
+def read_json(path: str | Path) -> Any:
+    """A JSON file's value; a file that cannot be read or is not JSON is an `InputError`."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -41,18 +46,21 @@ def load_situation(path: str | Path) -> Situation:
         raise InputError(path, "", f"cannot read the file: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise InputError(path, "$", "not JSON (not UTF-8 text)") from None
-    return parse_situation(text, source=str(path))
+    return parse_json(text, str(path))
 
 
 def parse_situation(text: str, source: str = "<situation>") -> Situation:
     """Check JSON text and build the situation it describes."""
+    return situation_from_dict(parse_json(text, source), source)
+
+
+def parse_json(text: str, source: str) -> Any:
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(
             source, "$", f"not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
         ) from None
-    return situation_from_dict(data, source)
 
 
 def situation_from_dict(data: Any, source: str = "<situation>") -> Situation:

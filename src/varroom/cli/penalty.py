@@ -1,0 +1,71 @@
+"""`varroom check` on a penalty-kick file: the verdict printed for a person or as JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.panel import Panel
+
+from varroom.engine.explain import distance
+from varroom.engine.penalty import judge_penalty
+from varroom.engine.penalty_verdict import PenaltyVerdict
+from varroom.engine.policy import Policy
+from varroom.errors import VarroomError
+from varroom.law.penalty import Decision
+from varroom.model.penalty import PenaltyKick
+
+_TITLE = {
+    Decision.GOAL: ("GOAL", "bold white on green"),
+    Decision.NO_GOAL: ("NO GOAL", "bold white on blue"),
+    Decision.RETAKE: ("RETAKE", "bold black on yellow"),
+    Decision.INDIRECT_FREE_KICK: ("INDIRECT FREE KICK", "bold white on red"),
+}
+
+
+def check_penalty(
+    kick: PenaltyKick, policy: Policy, as_json: bool, pictures: dict[str, Path | None]
+) -> None:
+    """Judge a penalty kick and print the verdict; pictures of penalties are not drawn yet."""
+    verdict = judge_penalty(kick, policy=policy)
+    if as_json:
+        click.echo(json.dumps(verdict.to_dict(), ensure_ascii=False))
+    else:
+        print_penalty(kick, verdict)
+    asked = [f"--{name}" for name, path in pictures.items() if path is not None]
+    if asked:
+        raise VarroomError(f"{', '.join(asked)}: pictures of a penalty kick are not drawn yet")
+
+
+def print_penalty(
+    kick: PenaltyKick, verdict: PenaltyVerdict, console: Console | None = None
+) -> None:
+    console = console or Console()
+    title, style = _TITLE[verdict.decision]
+    if verdict.restart_team is not None:
+        title = f"{title} TO {verdict.restart_team}"
+    lines = [verdict.reason, ""]
+    keeper = verdict.keeper_measure
+    if verdict.keeper is not None and keeper is not None:
+        side = "in front of the goal line" if keeper.margin_m > 0 else "behind its front edge"
+        lines.append(
+            f"Goalkeeper {kick.players[verdict.keeper].label}: nearest foot {distance(keeper.margin_m)} "
+            f"{side} (SE {distance(keeper.se_m)}, P(off the line) {keeper.probability:.1%})."
+        )
+    for offence in verdict.offences:
+        margin = "" if offence.measure is None else f" by {distance(offence.measure.margin_m)}"
+        zones = ", ".join(f"{distance(m)} {z.value}" for z, m in offence.zones)
+        zones = f" ({zones})" if zones else ""
+        status = "penalised" if offence.penalised else "not penalised"
+        who = kick.players[offence.player].label
+        lines.append(f"Offence: {offence.what.value}, {who}{margin}{zones}: {status}.")
+    if not verdict.offences:
+        lines.append("Offences: none.")
+    names = [kick.players[p].label for p in verdict.cautions]
+    lines.append(f"Cautions: {', '.join(names) or 'none'}.")
+    names = [kick.players[p].label for p in verdict.warnings]
+    lines.append(f"Warnings: {', '.join(names) or 'none'}.")
+    lines.append(f"Announcement: {verdict.announcement}")
+    console.print(Panel("\n".join(lines), title=f"[{style}] {title} [/]", title_align="left"))

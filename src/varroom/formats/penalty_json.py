@@ -1,0 +1,133 @@
+"""Reading a penalty kick (format version 1, `shared/spec/penalty.md`) from JSON, and telling
+a penalty-kick file from a situation by its `kind`.
+
+Every fault is an `InputError` naming the file and the JSON path, as for situations; pitch,
+players, attack, positions and tracking are read exactly as a situation's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from varroom.formats.situation_json import _Reader, parse_json, read_json, situation_from_dict
+from varroom.model.penalty import DoubleTouch, KickResult, PenaltyFacts, PenaltyKick
+from varroom.model.situation import Player, Situation
+
+KIND = "penalty_kick"
+
+
+def load(path: str | Path) -> Situation | PenaltyKick:
+    """Read a situation or a penalty-kick file, told apart by `kind`."""
+    data = read_json(path)
+    if isinstance(data, dict) and data.get("kind") == KIND:
+        return penalty_kick_from_dict(data, str(path))
+    return situation_from_dict(data, str(path))
+
+
+def load_penalty_kick(path: str | Path) -> PenaltyKick:
+    """Read and check a penalty-kick file."""
+    return penalty_kick_from_dict(read_json(path), str(path))
+
+
+def parse_penalty_kick(text: str, source: str = "<penalty kick>") -> PenaltyKick:
+    return penalty_kick_from_dict(parse_json(text, source), source)
+
+
+def penalty_kick_from_dict(data: Any, source: str = "<penalty kick>") -> PenaltyKick:
+    """Build a penalty kick from already-parsed JSON, checking every field."""
+    return _PenaltyReader(source).penalty_kick(data)
+
+
+class _PenaltyReader(_Reader):
+    def penalty_kick(self, data: Any) -> PenaltyKick:
+        root = self.object(data, "$")
+        kind = self.required(root, "kind", "$")
+        if kind != KIND:
+            raise self.fail("$.kind", f"expected {KIND!r}, got {kind!r}")
+        pitch = self.pitch(root.get("pitch"))
+        line_width = self.positive(
+            self.object(root.get("pitch", {}), "$.pitch").get("line_width", 0.12),
+            "$.pitch.line_width",
+        )
+        players = self.players(self.required(root, "players", "$"))
+        teams = list(dict.fromkeys(p.team for p in players.values()))
+        if len(teams) != 2:
+            raise self.fail("$.players", f"expected players of exactly two teams, got {len(teams)}")
+        attacking_team, direction = self.attack(root.get("attack"), teams)
+        kick = self.object(self.required(root, "kick", "$"), "$.kick")
+        kicker = self.kicker(
+            self.required(kick, "kicker", "$.kick"), "$.kick.kicker", players, attacking_team
+        )
+        identified = self.kicker(
+            kick.get("identified_kicker", kicker),
+            "$.kick.identified_kicker",
+            players,
+            attacking_team,
+        )
+        ball = self.point(self.required(kick, "ball", "$.kick"), "$.kick.ball", (2, 3))
+        positions_obj = self.object(self.required(root, "positions", "$"), "$.positions")
+        positions = {
+            self.player_ref(pid, "$.positions", players): self.position(pos, f"$.positions.{pid}")
+            for pid, pos in positions_obj.items()
+        }
+        after = root.get("ball_after")
+        ball_after = None if after is None else self.point(after, "$.ball_after", (2, 3))
+        on_field = self.object(root.get("on_field", {}), "$.on_field")
+        decision = on_field.get("decision")
+        return PenaltyKick(
+            pitch=pitch,
+            attacking_team=attacking_team,
+            attack_direction=direction,
+            players=players,
+            t_s=self.number(self.required(kick, "t", "$.kick"), "$.kick.t"),
+            kicker=kicker,
+            identified_kicker=identified,
+            ball_m=(ball[0], ball[1], ball[2] if len(ball) == 3 else 0.0),
+            positions=positions,
+            result=self.choice(KickResult, self.required(root, "result", "$"), "$.result"),
+            ball_after_m=None if ball_after is None else (ball_after[0], ball_after[1]),
+            facts=self.facts(root.get("facts"), players),
+            line_width_m=line_width,
+            on_field_decision=None
+            if decision is None
+            else self.string(decision, "$.on_field.decision"),
+            meta=dict(self.object(root.get("meta", {}), "$.meta")),
+            tracking=self.tracking(
+                root.get("tracking"), any(pos.parts for pos in positions.values())
+            ),
+        )
+
+    def kicker(
+        self, value: Any, where: str, players: Mapping[str, Player], attacking_team: str
+    ) -> str:
+        player_id = self.player_ref(value, where, players)
+        if players[player_id].team != attacking_team:
+            raise self.fail(where, f"{player_id!r} is not of the kicking team {attacking_team!r}")
+        return player_id
+
+    def facts(self, value: Any, players: Mapping[str, Player]) -> PenaltyFacts:
+        obj = self.object({} if value is None else value, "$.facts")
+
+        def flag(name: str, default: bool = False) -> bool:
+            return self.boolean(obj.get(name, default), f"$.facts.{name}")
+
+        double = obj.get("double_touch")
+        involved = self.array(obj.get("encroacher_involved", []), "$.facts.encroacher_involved")
+        return PenaltyFacts(
+            feint_after_run_up=flag("feint_after_run_up"),
+            keeper_touching_frame=flag("keeper_touching_frame"),
+            keeper_facing_kicker=flag("keeper_facing_kicker", True),
+            clearly_affected_kicker=flag("clearly_affected_kicker"),
+            clearly_affected_keeper=flag("clearly_affected_keeper"),
+            keeper_warned_before=flag("keeper_warned_before"),
+            shootout=flag("shootout"),
+            double_touch=None
+            if double is None
+            else self.choice(DoubleTouch, double, "$.facts.double_touch"),
+            encroacher_involved=frozenset(
+                self.player_ref(pid, f"$.facts.encroacher_involved[{i}]", players)
+                for i, pid in enumerate(involved)
+            ),
+        )
