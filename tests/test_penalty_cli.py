@@ -65,9 +65,24 @@ def test_check_policy_applies_to_the_goalkeepers_margin(run_cli: Any) -> None:
     assert strict["policy_would_differ"] is True
 
 
-def test_pictures_of_a_penalty_are_refused_after_the_verdict(run_cli: Any, tmp_path: Path) -> None:
+def test_image_and_screen_are_drawn_after_the_verdict(run_cli: Any, tmp_path: Path) -> None:
+    from PIL import Image
+
+    path = EXAMPLES / "both-teams-encroach-retake.json"
+    image, screen = tmp_path / "p.png", tmp_path / "s.png"
+    result = run_cli("check", str(path), "--json", "--image", str(image), "--screen", str(screen))
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["decision"] == "retake"
+    with Image.open(screen) as still:
+        assert still.size == (1920, 1080)
+    with Image.open(image) as picture:
+        assert picture.size[0] > picture.size[1]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.png", "s.png"]  # nothing left over
+
+
+def test_other_pictures_are_refused_after_the_verdict(run_cli: Any, tmp_path: Path) -> None:
     path = EXAMPLES / "legal-penalty-saved.json"
-    result = run_cli("check", str(path), "--json", "--image", str(tmp_path / "p.png"))
+    result = run_cli("check", str(path), "--json", "--clip", str(tmp_path / "p.gif"))
     assert result.exit_code == 1
     assert json.loads(result.output.splitlines()[0])["decision"] == "no_goal"
-    assert "--image" in result.output and not (tmp_path / "p.png").exists()
+    assert "--clip" in result.output and not (tmp_path / "p.gif").exists()

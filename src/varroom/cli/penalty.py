@@ -28,15 +28,26 @@ _TITLE = {
 def check_penalty(
     kick: PenaltyKick, policy: Policy, as_json: bool, pictures: dict[str, Path | None]
 ) -> None:
-    """Judge a penalty kick and print the verdict; pictures of penalties are not drawn yet."""
+    """Judge a penalty kick, print the verdict, then draw what is asked: `--image` (the goal
+    line close-up and the penalty area) and `--screen`; other pictures are for situations."""
     verdict = judge_penalty(kick, policy=policy)
     if as_json:
         click.echo(json.dumps(verdict.to_dict(), ensure_ascii=False))
     else:
         print_penalty(kick, verdict)
-    asked = [f"--{name}" for name, path in pictures.items() if path is not None]
+    asked = {name: path for name, path in pictures.items() if path is not None}
+    unknown = [f"--{name}" for name in asked if name not in ("image", "screen")]
+    if unknown:
+        raise VarroomError(
+            f"{', '.join(unknown)}: not drawn for a penalty kick (--image, --screen are)"
+        )
     if asked:
-        raise VarroomError(f"{', '.join(asked)}: pictures of a penalty kick are not drawn yet")
+        from varroom.pictures.penalty import write_penalty_png, write_penalty_screen
+
+        if "image" in asked:
+            write_penalty_png(kick, verdict, asked["image"])
+        if "screen" in asked:
+            write_penalty_screen(kick, verdict, asked["screen"])
 
 
 def print_penalty(
