@@ -160,13 +160,15 @@ def draw_area(ax: Axes, kick: PenaltyKick, verdict: PenaltyVerdict, size: float 
     edge = half - PENALTY_AREA_DEPTH_M
     mark = half - PENALTY_MARK_M
     ax.set_facecolor(_GRASS)
-    style = {"fill": False, "edgecolor": _LINE, "linewidth": 1.5, "zorder": 1}
     ax.add_patch(
         Rectangle(
             (edge, -PENALTY_AREA_HALF_WIDTH_M),
             PENALTY_AREA_DEPTH_M,
             2 * PENALTY_AREA_HALF_WIDTH_M,
-            **style,
+            fill=False,
+            edgecolor=_LINE,
+            linewidth=1.5,
+            zorder=1,
         )
     )
     ax.plot([half, half], [-kick.pitch.half_width_m, kick.pitch.half_width_m], color=_LINE, lw=1.5)
