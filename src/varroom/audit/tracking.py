@@ -27,10 +27,9 @@ from enum import Enum
 import numpy as np
 
 from varroom.audit.calls import official_calls
-from varroom.audit.model import Audit, Incident, IncidentSource, match_calls
+from varroom.audit.model import Audit, Incident, IncidentSource, Progress, match_calls
 from varroom.audit.moments import ActionSource, Moments, find_moments
 from varroom.audit.phases import Pair, Phase, cut_phases, pairs
-from varroom.audit.run import Progress
 from varroom.audit.screening import Screen, screen
 from varroom.engine.judge import DEFAULT_SETTINGS, judge
 from varroom.engine.verdict import Status, Verdict
