@@ -20,7 +20,8 @@ class _UserError(click.ClickException):
 
     def __init__(self, error: VarroomError) -> None:
         super().__init__(str(error))
-        self.exit_code = error.exit_code
+        # click declares exit_code on the class, and exits with the instance's.
+        setattr(self, "exit_code", error.exit_code)  # noqa: B010
 
     def show(self, file: IO[Any] | None = None) -> None:
         click.echo(f"varroom: {self.message}", err=True, file=file)

@@ -162,7 +162,8 @@ def _second_largest_below(cdfs: Floats) -> Floats:
     after = np.cumprod(np.concatenate([ones, cdfs[:0:-1]]), axis=0)[::-1]
     all_below = before[-1] * cdfs[-1]
     exactly_one_above = ((1.0 - cdfs) * before * after).sum(axis=0)
-    return all_below + exactly_one_above
+    second_below: Floats = all_below + exactly_one_above
+    return second_below
 
 
 def linearised_se_m(attacker: Depth, line: Depth, timing_sd_s: float) -> float:
