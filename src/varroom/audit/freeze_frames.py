@@ -28,8 +28,8 @@ from typing import Any
 
 import numpy as np
 
-from varroom.audit.calls import official_calls
-from varroom.audit.model import Audit, Incident, IncidentSource, Progress, clock, match_calls
+from varroom.audit.calls import audit_with_calls
+from varroom.audit.model import Audit, Incident, IncidentSource, Progress, clock
 from varroom.engine.judge import judge
 from varroom.engine.verdict import Status, Verdict
 from varroom.errors import DataError
@@ -89,14 +89,10 @@ def audit_freeze_frames(
         elif phase.offence_possible:
             undecidable.append(phase.incident)
     progress(len(plays), len(plays), "done")
-    calls = official_calls(match)
-    home, away = match.teams
-    return Audit(
-        match=f"{home.name} v {away.name}",
-        incidents=tuple(incidents),
-        official_calls=calls,
-        undecidable=tuple(undecidable),
-        agreement=match_calls(incidents, calls),
+    return audit_with_calls(
+        match,
+        incidents,
+        undecidable,
         phases_judged=len(plays),
         notes=(
             "Positions are StatsBomb 360 freeze frames: estimated from the broadcast picture, "

@@ -210,6 +210,26 @@ class _IncidentWriter:
         self.script.hold(passer, since_s, t_s)
         return self.script.play(t_s, passer, stands, event)
 
+    def pass_with_b_at_the_line(
+        self, build_up_m: float, lane_m: float, b_lane_m: tuple[float, float], c_back_m: float
+    ) -> tuple[int, int, float, float, float, Point]:
+        """A, `build_up_m` short of the line in the lane `lane_m` on the incident's side,
+        passes at t_p; B, a forward, is at the line in a lane drawn from `b_lane_m` on that
+        side, C `c_back_m` behind it on the other. Returns B, C, their lanes, t_p and the
+        ball."""
+        line, side = self.line, self.side
+        a, t_a = self.build_up(line - build_up_m, side * lane_m)
+        t_p = t_a + HOLD_S
+        y_b, y_c = side * self.uniform(*b_lane_m), -side * self.uniform(2.0, 8.0)
+        b = self.nearest(t_p, self.xy(line, y_b), Role.FORWARD)
+        c = self.nearest(
+            t_p, self.xy(line - c_back_m, y_c), Role.FORWARD, Role.MIDFIELDER, but=(a, b)
+        )
+        self.set_line(t_p, (y_b, y_c))
+        self.onside_rest(t_p, a, b, c)
+        ball = self.pass_from(a, t_a, t_p, self.xy(line - build_up_m + 1.0, side * lane_m))
+        return b, c, y_b, y_c, t_p, ball
+
 
 def _offside_pass(sc: _IncidentWriter, level: bool) -> Restart:
     """INTERFERING (past the line, plays the ball) and LEVEL (level with the second-last)."""
@@ -246,15 +266,8 @@ def _level(sc: _IncidentWriter) -> Restart:
 
 
 def _not_involved(sc: _IncidentWriter) -> Restart:
-    line, side = sc.line, sc.side
-    a, t_a = sc.build_up(line - 14.0, side * 4.0)
-    t_p = t_a + HOLD_S
-    y_b, y_c = side * sc.uniform(10.0, 16.0), -side * sc.uniform(2.0, 8.0)
-    b = sc.nearest(t_p, sc.xy(line, y_b), Role.FORWARD)
-    c = sc.nearest(t_p, sc.xy(line - 3.0, y_c), Role.FORWARD, Role.MIDFIELDER, but=(a, b))
-    sc.set_line(t_p, (y_b, y_c))
-    sc.onside_rest(t_p, a, b, c)
-    ball = sc.pass_from(a, t_a, t_p, sc.xy(line - 13.0, side * 4.0))
+    line = sc.line
+    b, c, y_b, y_c, t_p, ball = sc.pass_with_b_at_the_line(14.0, 4.0, (10.0, 16.0), 3.0)
     sc.anchor(b, t_p, sc.xy(line + sc.uniform(1.0, 3.0), y_b))
     sc.anchor(c, t_p, sc.xy(line - 3.0, y_c))
     t_c, _ = sc.script.pass_to(t_p, ball, c, sc.xy(line - 2.0, y_c), PASS_MPS)
@@ -357,15 +370,8 @@ def _save_rebound(sc: _IncidentWriter) -> Restart:
 
 def _new_play(sc: _IncidentWriter) -> Restart:
     """B is offside at A's pass to C, onside (he dropped back) when C passes to him."""
-    line, side = sc.line, sc.side
-    a, t_a = sc.build_up(line - 15.0, side * 2.0)
-    t_p = t_a + HOLD_S
-    y_b, y_c = side * sc.uniform(8.0, 14.0), -side * sc.uniform(2.0, 8.0)
-    b = sc.nearest(t_p, sc.xy(line, y_b), Role.FORWARD)
-    c = sc.nearest(t_p, sc.xy(line - 4.0, y_c), Role.FORWARD, Role.MIDFIELDER, but=(a, b))
-    sc.set_line(t_p, (y_b, y_c))
-    sc.onside_rest(t_p, a, b, c)
-    ball = sc.pass_from(a, t_a, t_p, sc.xy(line - 14.0, side * 2.0))
+    line = sc.line
+    b, c, y_b, y_c, t_p, ball = sc.pass_with_b_at_the_line(15.0, 2.0, (8.0, 14.0), 4.0)
     sc.anchor(b, t_p, sc.xy(line + 1.5, y_b))
     sc.anchor(c, t_p, sc.xy(line - 4.0, y_c))
     t_c, _ = sc.script.pass_to(t_p, ball, c, sc.xy(line - 3.5, y_c), PASS_MPS)
