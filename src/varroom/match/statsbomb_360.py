@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from kloppy.domain import Point, StatsBombCoordinateSystem
-from matplotlib.path import Path as PolygonPath
 
 from varroom.errors import DataError
 from varroom.match.tracking import MatchEvent, MatchTracking
@@ -54,7 +54,19 @@ class FrameView:
         x_limit, y_limit = pitch.half_length_m - 0.01, pitch.half_width_m - 0.01
         x_m, y_m = point_m
         inside = (float(np.clip(x_m, -x_limit, x_limit)), float(np.clip(y_m, -y_limit, y_limit)))
-        return len(self.area_m) >= 3 and PolygonPath(self.area_m).contains_point(inside)
+        return len(self.area_m) >= 3 and _inside(np.array(self.area_m), inside)
+
+
+def _inside(polygon: npt.NDArray[np.float64], point: tuple[float, float]) -> bool:
+    """The even-odd rule: a ray from the point towards +x crosses the polygon's edges an odd
+    number of times."""
+    x_m, y_m = point
+    x0, y0 = polygon.T
+    x1, y1 = np.roll(polygon, -1, axis=0).T
+    spans = (y0 > y_m) != (y1 > y_m)  # the edge reaches from below the ray to above it
+    with np.errstate(divide="ignore", invalid="ignore"):  # flat edges never span the ray
+        x_at = x0 + (y_m - y0) * (x1 - x0) / (y1 - y0)
+    return bool(np.count_nonzero(spans & (x_at > x_m)) % 2)
 
 
 @dataclass(frozen=True, slots=True)
