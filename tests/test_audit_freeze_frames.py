@@ -14,16 +14,12 @@ from typing import Any
 
 import pytest
 
-from varroom.audit.freeze_frames import (
-    StatsBombFacts,
-    audit_freeze_frames,
-    call_phases,
-    read_statsbomb_facts,
-)
+from varroom.audit.freeze_frames import audit_freeze_frames, call_phases
 from varroom.audit.model import Audit, Incident
 from varroom.engine.verdict import Status
 from varroom.errors import DataError
 from varroom.match import MatchTracking, load_match
+from varroom.match.statsbomb_360 import StatsBombFacts, read_statsbomb_facts
 from varroom.model.situation import Direction
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -237,7 +237,7 @@ def test_a_ball_aimed_inside_the_posts_is_going_into_the_goal() -> None:
 
 @pytest.fixture(scope="module")
 def ten_minutes() -> MatchTracking:
-    return synthetic_match(SyntheticConfig(seed=3, period_s=300.0, scenes_per_kind=1)).match
+    return synthetic_match(SyntheticConfig(seed=3, period_s=300.0, incidents_per_kind=1)).match
 
 
 def test_every_touch_event_data_records_is_found(ten_minutes: MatchTracking) -> None:

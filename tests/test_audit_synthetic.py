@@ -23,7 +23,7 @@ from varroom.synthetic.match import (
     synthetic_match,
 )
 
-SHORT = SyntheticConfig(seed=11, period_s=300.0, scenes_per_kind=1)
+SHORT = SyntheticConfig(seed=11, period_s=300.0, incidents_per_kind=1)
 
 # laws.md: which planted situations are offside offences.
 OFFENCES = {
@@ -44,7 +44,7 @@ def test_the_same_seed_gives_the_same_match(short: SyntheticMatch) -> None:
     np.testing.assert_array_equal(again.match.players_m, short.match.players_m)
     np.testing.assert_array_equal(again.match.ball_m, short.match.ball_m)
     assert again.truth == short.truth
-    other = synthetic_match(SyntheticConfig(seed=12, period_s=300.0, scenes_per_kind=1))
+    other = synthetic_match(SyntheticConfig(seed=12, period_s=300.0, incidents_per_kind=1))
     assert not np.array_equal(other.match.players_m, short.match.players_m, equal_nan=True)
 
 
@@ -121,7 +121,7 @@ def test_planted_positions_are_what_the_truth_says(short: SyntheticMatch) -> Non
 def test_event_data_comes_with_the_touches_and_the_flags() -> None:
     with_events = synthetic_match(SHORT)
     without = synthetic_match(
-        SyntheticConfig(seed=11, period_s=300.0, scenes_per_kind=1, with_events=False)
+        SyntheticConfig(seed=11, period_s=300.0, incidents_per_kind=1, with_events=False)
     )
     assert without.match.events == ()
     kinds = {event.kind for event in with_events.match.events}
@@ -145,18 +145,26 @@ def test_bad_data_stays_away_from_the_planted_situations(short: SyntheticMatch) 
 
 def test_noise_moves_every_position_a_little(short: SyntheticMatch) -> None:
     noisy = synthetic_match(
-        SyntheticConfig(seed=11, period_s=300.0, scenes_per_kind=1, noise_m=0.05)
+        SyntheticConfig(seed=11, period_s=300.0, incidents_per_kind=1, noise_m=0.05)
     ).match
     difference = (noisy.players_m - short.match.players_m)[..., 0]
     assert np.nanstd(difference) == pytest.approx(0.05, rel=0.05)
 
 
-def test_scenes_that_do_not_fit_are_refused() -> None:
+def test_incidents_that_do_not_fit_are_refused() -> None:
     with pytest.raises(ValueError, match="do not fit"):
-        synthetic_match(SyntheticConfig(period_s=120.0, scenes_per_kind=2))
+        synthetic_match(SyntheticConfig(period_s=120.0, incidents_per_kind=2))
 
 
 def test_directions_are_plus_x_for_home_first() -> None:
-    match = synthetic_match(SyntheticConfig(seed=1, period_s=120.0, scenes_per_kind=0)).match
+    match = synthetic_match(SyntheticConfig(seed=1, period_s=120.0, incidents_per_kind=0)).match
     assert match.attack_of("home", 1).direction is Direction.PLUS_X
     assert match.attack_of("away", 2).direction is Direction.PLUS_X
+
+
+def test_the_old_location_still_works_and_warns() -> None:
+    import varroom.audit.synthetic as old
+
+    with pytest.warns(DeprecationWarning, match="moved to varroom.synthetic.synthetic_match"):
+        moved = old.synthetic_match
+    assert moved is synthetic_match

@@ -44,7 +44,7 @@ SHORT_S = 300.0  # two periods of five minutes: every kind once
 
 def short_match(seed: int, with_events: bool) -> SyntheticMatch:
     config = SyntheticConfig(
-        seed=seed, period_s=SHORT_S, scenes_per_kind=1, with_events=with_events
+        seed=seed, period_s=SHORT_S, incidents_per_kind=1, with_events=with_events
     )
     return synthetic_match(config)
 
@@ -121,7 +121,7 @@ def test_noisy_tracking_still_finds_every_offence() -> None:
     """With 5 cm of noise on every position, every planted offence is found; the only other
     incident can be the level attacker, a coin toss the uncertainty model calls so."""
     config = SyntheticConfig(
-        seed=5, period_s=SHORT_S, scenes_per_kind=1, with_events=False, noise_m=0.05
+        seed=5, period_s=SHORT_S, incidents_per_kind=1, with_events=False, noise_m=0.05
     )
     synthetic = synthetic_match(config)
     audit = audit_match(synthetic.match)

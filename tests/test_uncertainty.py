@@ -13,6 +13,7 @@ from varroom.engine.uncertainty import (
     Depth,
     confidence_class,
     linearised_se_m,
+    normal_cdf,
     probability_offside_position,
 )
 from varroom.formats.situation_json import situation_from_dict
@@ -151,3 +152,12 @@ def test_bad_tracking_settings_are_input_errors(bad, write_json, run_cli):
     data["tracking"] = bad
     result = run_cli("check", str(write_json(data)))
     assert result.exit_code == 2 and "$.tracking." in result.stderr
+
+
+def test_normal_cdf_is_exact_to_a_rounding() -> None:
+    rng = np.random.default_rng(4)
+    z = np.concatenate([rng.normal(0.0, 3.0, 5000), rng.uniform(-12.0, 12.0, 5000), [0.0]])
+    exact = np.array([0.5 * math.erfc(-value / math.sqrt(2.0)) for value in z])
+    assert np.max(np.abs(normal_cdf(z) - exact)) <= 4e-16
+    far_below, far_above = normal_cdf(np.array([-40.0, 40.0]))
+    assert 0.0 <= far_below < 1e-18 and far_above == 1.0

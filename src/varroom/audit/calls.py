@@ -2,8 +2,31 @@
 
 from __future__ import annotations
 
-from varroom.audit.model import OfficialCall
+from collections.abc import Sequence
+
+from varroom.audit.model import Audit, Incident, OfficialCall, match_calls
 from varroom.match.tracking import EventKind, MatchTracking
+
+
+def audit_with_calls(
+    match: MatchTracking,
+    incidents: Sequence[Incident],
+    undecidable: Sequence[Incident],
+    phases_judged: int,
+    notes: tuple[str, ...],
+) -> Audit:
+    """The engine's findings in a match beside the officials' calls, paired by time."""
+    calls = official_calls(match)
+    home, away = match.teams
+    return Audit(
+        match=f"{home.name} v {away.name}",
+        incidents=tuple(incidents),
+        official_calls=calls,
+        undecidable=tuple(undecidable),
+        agreement=match_calls(incidents, calls),
+        phases_judged=phases_judged,
+        notes=notes,
+    )
 
 
 def official_calls(match: MatchTracking) -> tuple[OfficialCall, ...]:

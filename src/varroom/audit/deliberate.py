@@ -98,7 +98,8 @@ def deliberate_probability(flight: Flight) -> Floats:
     total = np.where(known, scores, 0.0).sum(axis=1)
     count = known.sum(axis=1)
     # With nothing known the touch is a coin toss, not a deliberate play by default.
-    return np.divide(total, count, out=np.full(len(total), 0.5), where=count > 0)
+    likelihood: Floats = np.divide(total, count, out=np.full(len(total), 0.5), where=count > 0)
+    return likelihood
 
 
 def heading_into_goal(

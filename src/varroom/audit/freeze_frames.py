@@ -16,35 +16,31 @@ offside line towards the goal line: a player onside against the opponents in vie
 onside, and only an offence needs the whole depth of the pitch in view.
 
 MatchTracking does not carry the camera's view or the passes' ends and outcomes:
-`read_statsbomb_facts` reads them from StatsBomb's files.
+`varroom.match.statsbomb_360.read_statsbomb_facts` reads them from StatsBomb's files.
 """
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
-from kloppy.domain import Point, StatsBombCoordinateSystem
-from matplotlib.path import Path as PolygonPath
 
-from varroom.audit.calls import official_calls
-from varroom.audit.model import Audit, Incident, IncidentSource, clock, match_calls
-from varroom.audit.run import Progress
+from varroom.audit.calls import audit_with_calls
+from varroom.audit.model import Audit, Incident, IncidentSource, Progress, clock
 from varroom.engine.judge import judge
 from varroom.engine.verdict import Status, Verdict
 from varroom.errors import DataError
 from varroom.formats.situation_json import situation_from_dict
 from varroom.law.position import ball_depth_m, offside_line_depth_m, offside_margin_m
 from varroom.law.restarts import no_offence_from
+from varroom.match.statsbomb_360 import StatsBombFacts
 from varroom.match.tracking import EventKind, MatchEvent, MatchTracking
 from varroom.model.noise import TrackingSource
 from varroom.model.settings import LawSettings
-from varroom.model.situation import Action, Pitch, Situation
+from varroom.model.situation import Action, Situation
 
 # A view ending closer than this to the goal line leaves no room for an unseen player: such a
 # corner of the polygon is the edge of the camera's frustum, centimetres short of the line.
@@ -70,87 +66,6 @@ _ACTION_OF_KIND: dict[EventKind, Action] = {
 }
 # kloppy names a corner or a throw-in as the restart; StatsBomb's own type says it was a pass.
 _PASS_TYPE = "Pass"
-# Pass outcomes after which a team-mate played the ball: none (complete), or offside called.
-_REACHED_OUTCOMES = frozenset({None, "Pass Offside"})
-# StatsBomb's units: each event in the direction of the team performing it, 120 long.
-_GOAL_LINE_UNITS = 120.0
-
-EventKey = tuple[int, int, str | None, str]  # period, milliseconds, player id, raw type
-
-
-@dataclass(frozen=True, slots=True)
-class EventFacts:
-    """What a StatsBomb event says that MatchTracking does not carry, in match metres."""
-
-    location_m: tuple[float, float] | None
-    end_m: tuple[float, float] | None  # where a pass ended
-    reached: bool  # a team-mate played the pass: complete, or stopped for offside
-    duration_s: float
-
-
-@dataclass(frozen=True, slots=True)
-class FrameView:
-    """What a 360 frame says beyond positions: the part of the pitch the camera saw."""
-
-    area_m: tuple[tuple[float, float], ...]  # the visible area's polygon, in match metres
-    goal_line_gap_m: float  # how far short of the goal line attacked the view stops
-
-    def covers(self, point_m: tuple[float, float], pitch: Pitch) -> bool:
-        # The area is clipped to the pitch: a point on a touchline or goal line lies on its
-        # edge, so it is tested a centimetre inside the pitch.
-        x_limit, y_limit = pitch.half_length_m - 0.01, pitch.half_width_m - 0.01
-        x_m, y_m = point_m
-        inside = (float(np.clip(x_m, -x_limit, x_limit)), float(np.clip(y_m, -y_limit, y_limit)))
-        return len(self.area_m) >= 3 and PolygonPath(self.area_m).contains_point(inside)
-
-
-@dataclass(frozen=True, slots=True)
-class StatsBombFacts:
-    events: Mapping[EventKey, EventFacts]
-    views: Mapping[EventKey, FrameView]
-
-    def event(self, event: MatchEvent) -> EventFacts | None:
-        return self.events.get(_key_of(event))
-
-    def view(self, event: MatchEvent) -> FrameView | None:
-        return self.views.get(_key_of(event))
-
-
-def read_statsbomb_facts(
-    match: MatchTracking, event_data: str | Path, three_sixty_data: str | Path | None = None
-) -> StatsBombFacts:
-    """The passes' ends and outcomes, and the 360 frames' views, from StatsBomb's files.
-
-    `match` is what `load_match` read from the same files: its pitch and the direction each
-    team attacks turn StatsBomb's units into match metres. A bad file is a DataError.
-    """
-    to_metres = _Metres(match)
-    events: dict[EventKey, EventFacts] = {}
-    key_of_uuid: dict[str, tuple[EventKey, str]] = {}
-    for index, raw in enumerate(_records(event_data)):
-        try:
-            if raw.get("team") is None:  # no team, no direction to read its locations in
-                continue
-            key, team = _raw_key(raw), str(raw["team"]["id"])
-            events[key] = _event_facts(raw, team, key[0], to_metres)
-            key_of_uuid[str(raw["id"])] = key, team
-        except (KeyError, TypeError, ValueError, AttributeError) as error:
-            raise DataError(
-                event_data, f"not a StatsBomb event ({error!r})", f"[{index}]"
-            ) from None
-    views: dict[EventKey, FrameView] = {}
-    records = [] if three_sixty_data is None else _records(three_sixty_data)
-    for index, raw in enumerate(records):
-        try:
-            found = key_of_uuid.get(str(raw["event_uuid"]))
-            if found is not None:
-                key, team = found
-                views[key] = _view(raw, team, key[0], to_metres)
-        except (KeyError, TypeError, ValueError, AttributeError) as error:
-            raise DataError(
-                three_sixty_data, f"not a StatsBomb 360 frame ({error!r})", f"[{index}]"
-            ) from None
-    return StatsBombFacts(events, views)
 
 
 def audit_freeze_frames(
@@ -161,27 +76,23 @@ def audit_freeze_frames(
 
     `facts` (`read_statsbomb_facts`) is required as soon as the match has freeze frames.
     """
-    judge_ = _Judge(match, facts)
-    plays = judge_.plays()
+    framed = _FramedMatch(match, facts)
+    plays = framed.plays()
     incidents: list[Incident] = []
     undecidable: list[Incident] = []
     for done, (index, target) in enumerate(plays.items()):
         event = match.events[index]
         progress(done, len(plays), f"{event.raw_type} {clock(event.period, event.t_s)}")
-        phase = judge_.phase(index, target)
+        phase = framed.phase(index, target)
         if phase.incident.status is Status.OFFENCE:
             incidents.append(phase.incident)
         elif phase.offence_possible:
             undecidable.append(phase.incident)
     progress(len(plays), len(plays), "done")
-    calls = official_calls(match)
-    home, away = match.teams
-    return Audit(
-        match=f"{home.name} v {away.name}",
-        incidents=tuple(incidents),
-        official_calls=calls,
-        undecidable=tuple(undecidable),
-        agreement=match_calls(incidents, calls),
+    return audit_with_calls(
+        match,
+        incidents,
+        undecidable,
         phases_judged=len(plays),
         notes=(
             "Positions are StatsBomb 360 freeze frames: estimated from the broadcast picture, "
@@ -197,12 +108,12 @@ def call_phases(
 ) -> tuple[Incident | None, ...]:
     """The engine's verdict, whatever it is, on the play each official call refers to
     (None where no play with a freeze frame precedes the call)."""
-    judge_ = _Judge(match, facts)
-    plays = judge_.plays()
+    framed = _FramedMatch(match, facts)
+    plays = framed.plays()
     phases: list[Incident | None] = []
     for call in audit.official_calls:
-        play = None if call.event_index is None else judge_.play_of_call(call.event_index)
-        phases.append(None if play is None else judge_.phase(play, plays[play]).incident)
+        play = None if call.event_index is None else framed.play_of_call(call.event_index)
+        phases.append(None if play is None else framed.phase(play, plays[play]).incident)
     return tuple(phases)
 
 
@@ -230,7 +141,10 @@ class _Phase:
     offence_possible: bool  # undecidable, but an offence could have been committed
 
 
-class _Judge:
+class _FramedMatch:
+    """A match of freeze frames with StatsBomb's facts about it, and what judging its plays
+    looks up: team names, players' columns, the plays an official call refers to."""
+
     def __init__(self, match: MatchTracking, facts: StatsBombFacts | None) -> None:
         if facts is None and len(match.t_s):
             raise DataError(
@@ -540,85 +454,3 @@ def _xy(point: np.ndarray) -> dict[str, float]:
 def _minute(event: MatchEvent) -> int:
     # As broadcasts count: the first minute is 1', the second half starts at 46'.
     return (45 if event.period == 2 else 0) + int(event.t_s // 60) + 1
-
-
-# -- StatsBomb's files --------------------------------------------------------------------------
-
-
-def _key_of(event: MatchEvent) -> EventKey:
-    return event.period, round(event.t_s * 1000), event.player, event.raw_type
-
-
-def _raw_key(raw: Mapping[str, Any]) -> EventKey:
-    hours, minutes, seconds = str(raw["timestamp"]).split(":")
-    milliseconds = round((int(hours) * 3600 + int(minutes) * 60 + float(seconds)) * 1000)
-    player = raw.get("player")
-    player_id = None if player is None else str(player["id"])
-    return int(raw["period"]), milliseconds, player_id, str(raw["type"]["name"])
-
-
-class _Metres:
-    """StatsBomb units to match metres.
-
-    kloppy's own mapping of StatsBomb's pitch (piecewise, by the pitch markings); kloppy also
-    moves each point to the centre of StatsBomb's location cell, a shift under 5 cm that no
-    use here (the nearest player, the reach of the view) can notice.
-    """
-
-    def __init__(self, match: MatchTracking) -> None:
-        self.match = match
-        self.pitch = match.pitch
-        self.dimensions = StatsBombCoordinateSystem(
-            pitch_length=self.pitch.length_m, pitch_width=self.pitch.width_m
-        ).pitch_dimensions
-
-    def along(self, x: float, y: float) -> tuple[float, float]:
-        """Metres from the centre spot, the team performing the event attacking +x."""
-        base = self.dimensions.to_metric_base(
-            Point(x=x, y=y), pitch_length=self.pitch.length_m, pitch_width=self.pitch.width_m
-        )
-        return base.x - self.pitch.half_length_m, self.pitch.half_width_m - base.y
-
-    def __call__(self, x: float, y: float, team: str, period: int) -> tuple[float, float]:
-        """Match metres: turned round where the team attacks -x in the match's frame."""
-        x_m, y_m = self.along(x, y)
-        sign = self.match.attack_of(team, period).direction.sign
-        return sign * x_m, sign * y_m
-
-
-def _records(path: str | Path) -> list[Any]:
-    try:
-        with open(path, encoding="utf-8") as stream:
-            data = json.load(stream)
-    except OSError as error:
-        raise DataError(path, f"cannot read the file: {error.strerror or error}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise DataError(path, f"not JSON ({error})") from None
-    if not isinstance(data, list):
-        raise DataError(path, "expected a JSON array of StatsBomb records")
-    return data
-
-
-def _event_facts(raw: Mapping[str, Any], team: str, period: int, to_metres: _Metres) -> EventFacts:
-    location = raw.get("location")
-    pass_ = raw.get("pass") or {}
-    end = pass_.get("end_location")
-    outcome = (pass_.get("outcome") or {}).get("name")
-    return EventFacts(
-        location_m=None if location is None else to_metres(*location[:2], team, period),
-        end_m=None if end is None else to_metres(*end[:2], team, period),
-        reached=bool(pass_) and outcome in _REACHED_OUTCOMES,
-        duration_s=float(raw.get("duration") or 0.0),
-    )
-
-
-def _view(raw: Mapping[str, Any], team: str, period: int, to_metres: _Metres) -> FrameView:
-    corners = raw["visible_area"]
-    area = [(float(x), float(y)) for x, y in zip(corners[0::2], corners[1::2], strict=False)]
-    # In the direction of the event's team, the goal line attacked is at x = 120 units.
-    deepest_x = min(max((x for x, _ in area), default=0.0), _GOAL_LINE_UNITS)
-    reach_m, _ = to_metres.along(deepest_x, 0.0)
-    return FrameView(
-        area_m=tuple(to_metres(x, y, team, period) for x, y in area),
-        goal_line_gap_m=max(0.0, to_metres.pitch.half_length_m - reach_m),
-    )

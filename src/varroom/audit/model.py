@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
 from varroom.engine.verdict import Status, Verdict
 from varroom.model.situation import Situation
+
+# Called with (done, total, what) as an audit goes; the CLI draws a progress bar from it.
+Progress = Callable[[int, int, str], None]
 
 
 class IncidentSource(Enum):

@@ -90,7 +90,8 @@ def _stretch_starts(
     # Frames after the previous moment's instant up to this one's.
     between = broken[frame[1:] + 1] - broken[frame[:-1] + 1]
     starts[1:] = (moments.period[1:] != moments.period[:-1]) | (between > 0)
-    return starts | np.array([kind in _RESTARTS for kind in kinds], dtype=bool)
+    starts |= np.array([kind in _RESTARTS for kind in kinds], dtype=bool)
+    return starts
 
 
 def pairs(phases: list[Phase], moments: Moments, match: MatchTracking) -> list[Pair]:

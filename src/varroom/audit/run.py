@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from varroom.audit.model import Audit
+from varroom.audit.model import Audit, Progress
 from varroom.match.tracking import MatchTracking, Provider
 
 if TYPE_CHECKING:
-    from varroom.audit.freeze_frames import StatsBombFacts
-
-# Called with (done, total, what) as the audit goes; the CLI draws a progress bar from it.
-Progress = Callable[[int, int, str], None]
+    from varroom.match.statsbomb_360 import StatsBombFacts
 
 
 def _silent(done: int, total: int, what: str) -> None:
@@ -48,6 +46,9 @@ def freeze_frame_facts(
     its files; None for other providers or without the files."""
     if match.provider is not Provider.STATSBOMB or files is None:
         return None
-    from varroom.audit.freeze_frames import read_statsbomb_facts
+    from varroom.match.statsbomb_360 import read_statsbomb_facts
 
-    return read_statsbomb_facts(match, files["event_data"], files.get("three_sixty_data"))
+    three_sixty = files.get("three_sixty_data")
+    return read_statsbomb_facts(
+        match, Path(files["event_data"]), None if three_sixty is None else Path(three_sixty)
+    )

@@ -26,11 +26,10 @@ from enum import Enum
 
 import numpy as np
 
-from varroom.audit.calls import official_calls
-from varroom.audit.model import Audit, Incident, IncidentSource, match_calls
+from varroom.audit.calls import audit_with_calls
+from varroom.audit.model import Audit, Incident, IncidentSource, Progress
 from varroom.audit.moments import ActionSource, Moments, find_moments
 from varroom.audit.phases import Pair, Phase, cut_phases, pairs
-from varroom.audit.run import Progress
 from varroom.audit.screening import Screen, screen
 from varroom.engine.judge import DEFAULT_SETTINGS, judge
 from varroom.engine.verdict import Status, Verdict
@@ -96,15 +95,8 @@ def audit_tracking(match: MatchTracking, progress: Progress | None = None) -> Au
             undecidable.append(incident)
     if progress is not None:
         progress(len(flagged), len(flagged), "judging phases")
-    calls = official_calls(match)
-    return Audit(
-        match=f"{match.teams[0].name} v {match.teams[1].name}",
-        incidents=tuple(incidents),
-        official_calls=calls,
-        undecidable=tuple(undecidable),
-        agreement=match_calls(incidents, calls),
-        phases_judged=judged,
-        notes=_notes(match, moments, phases, flagged, unseen),
+    return audit_with_calls(
+        match, incidents, undecidable, judged, _notes(match, moments, phases, flagged, unseen)
     )
 
 

@@ -96,7 +96,7 @@ def audit(
     given = {name: value for name, value in files.items() if value}
     with _progress(quiet) as progress:
         loading = progress.add_task("loading the match", total=None)
-        match = load_match(provider, **given)
+        match = load_match(provider, fast=True, **given)
         progress.update(loading, total=1, completed=1)
         judging = progress.add_task("judging", total=None)
 
@@ -154,18 +154,16 @@ def _write_images(
 ) -> None:
     named = [(f"incident-{n:02d}.png", i) for n, i in enumerate(result.incidents, start=1)]
     calls = {row.call: row.engine for row in decisions if row.call is not None}
-    named += [
-        (f"call-{n:02d}.png", calls[call])
-        for n, call in enumerate(result.official_calls, start=1)
-        if calls.get(call) is not None
-    ]
+    for n, call in enumerate(result.official_calls, start=1):
+        engine = calls.get(call)
+        if engine is not None:
+            named.append((f"call-{n:02d}.png", engine))
     task = progress.add_task("drawing pictures", total=len(named))
     try:  # made even when there is nothing to draw: the user asked for the folder
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise OutputError(f"cannot write {directory}: {error.strerror or error}") from None
     for name, incident in named:
-        assert incident is not None
         write_file(directory / name, pictures(incident))
         progress.advance(task)
 

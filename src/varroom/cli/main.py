@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from importlib import import_module
 from pathlib import Path
 from typing import IO, Any
 
 import click
 
-from varroom.cli.audit import audit
-from varroom.cli.check import check
 from varroom.errors import VarroomError
+
+# Commands imported only when run (or listed by --help): `check` must not pay for the audit's
+# imports (kloppy, rich's progress bars), nor `audit` for the review room's.
+_LAZY_COMMANDS = {"check": "varroom.cli.check", "audit": "varroom.cli.audit"}
 
 
 class _UserError(click.ClickException):
@@ -17,13 +20,23 @@ class _UserError(click.ClickException):
 
     def __init__(self, error: VarroomError) -> None:
         super().__init__(str(error))
-        self.exit_code = error.exit_code
+        # click declares exit_code on the class, and exits with the instance's.
+        setattr(self, "exit_code", error.exit_code)  # noqa: B010
 
     def show(self, file: IO[Any] | None = None) -> None:
         click.echo(f"varroom: {self.message}", err=True, file=file)
 
 
 class _Group(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *_LAZY_COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in _LAZY_COMMANDS:
+            command: click.Command = getattr(import_module(_LAZY_COMMANDS[cmd_name]), cmd_name)
+            return command
+        return super().get_command(ctx, cmd_name)
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
@@ -35,10 +48,6 @@ class _Group(click.Group):
 @click.version_option(package_name="varroom")
 def cli() -> None:
     """varroom: an open semi-automated video assistant referee (Law 11, offside)."""
-
-
-cli.add_command(check)
-cli.add_command(audit)
 
 
 @cli.command()

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from varroom.engine.explain import explain
 from varroom.engine.judgement import Judgement, judge_positions
 from varroom.engine.policy import IFAB, STANDARD_POLICIES, Policy
-from varroom.engine.uncertainty import judgement_uncertainty, probability
+from varroom.engine.uncertainty import MarginNoise, margin_noise
 from varroom.engine.verdict import Effect, Status, Step, Verdict
 from varroom.law.offence import Involvement, gives_an_advantage, is_involved, resets_offside
 from varroom.law.sanction import sanction
@@ -43,15 +43,16 @@ class _Walk:
         return Status.UNDECIDABLE if self.undecidable else Status.NO_OFFENCE
 
 
-class _Judge:
-    """One situation under one set of settings: judgements and probabilities computed once,
-    shared by every policy's walk."""
+class _SituationJudgements:
+    """One situation under one set of settings: its judgements, each attacker's noise model
+    and P(offside position), computed once and shared by every policy's walk."""
 
     def __init__(self, situation: Situation, settings: LawSettings) -> None:
         self.situation = situation
         self.settings = settings
         self.on_field_offside = situation.on_field_decision == "offside"
         self._judgements: dict[int, Judgement] = {}
+        self._noise: dict[tuple[int, str], MarginNoise | None] = {}
         self._probabilities: dict[tuple[int, str], float] = {}
 
     def positions(self, index: int) -> Judgement:
@@ -59,10 +60,17 @@ class _Judge:
             self._judgements[index] = judge_positions(self.situation, index, self.settings)
         return self._judgements[index]
 
+    def noise(self, judgement: Judgement, player: str) -> MarginNoise | None:
+        key = (judgement.index, player)
+        if key not in self._noise:
+            self._noise[key] = margin_noise(self.situation, judgement, player, self.settings)
+        return self._noise[key]
+
     def probability(self, judgement: Judgement, player: str) -> float:
         key = (judgement.index, player)
         if key not in self._probabilities:
-            self._probabilities[key] = probability(self.situation, judgement, player, self.settings)
+            noise = self.noise(judgement, player)
+            self._probabilities[key] = float("nan") if noise is None else noise.probability()
         return self._probabilities[key]
 
     def penalisable(self, policy: Policy) -> Penalisable:
@@ -153,15 +161,17 @@ def judge(
     situation: Situation, settings: LawSettings = DEFAULT_SETTINGS, policy: Policy = IFAB
 ) -> Verdict:
     """The decision Law 11 requires for a situation, with its margin, uncertainty and reason."""
-    judge_ = _Judge(situation, settings)
-    walk = judge_.walk(judge_.penalisable(policy))
+    judgements = _SituationJudgements(situation, settings)
+    walk = judgements.walk(judgements.penalisable(policy))
     outcomes = {
         str(other): (
-            walk.status if other == policy else judge_.walk(judge_.penalisable(other)).status
+            walk.status
+            if other == policy
+            else judgements.walk(judgements.penalisable(other)).status
         )
         for other in dict.fromkeys((policy, *STANDARD_POLICIES))
     }
-    return _verdict(judge_, walk, policy, outcomes)
+    return _verdict(judgements, walk, policy, outcomes)
 
 
 def _opponent_effect(touch: Touch) -> Effect:
@@ -184,7 +194,9 @@ def _where(touch: Touch, player: str) -> tuple[float, float]:
     return position.x_m, position.y_m
 
 
-def _verdict(judge_: _Judge, walk: _Walk, policy: Policy, outcomes: dict[str, Status]) -> Verdict:
+def _verdict(
+    judgements: _SituationJudgements, walk: _Walk, policy: Policy, outcomes: dict[str, Status]
+) -> Verdict:
     offence = walk.offence
     restart = restart_spot = offender = involved_at = involvement = None
     if offence is not None:
@@ -201,13 +213,9 @@ def _verdict(judge_: _Judge, walk: _Walk, policy: Policy, outcomes: dict[str, St
     margin = None if judgement is None or player is None else judgement.attackers[player].margin_m
     spread = None
     if judgement is not None and player is not None:
-        spread = judgement_uncertainty(
-            judge_.situation,
-            judgement,
-            player,
-            judge_.settings,
-            judge_.probability(judgement, player),
-        )
+        noise = judgements.noise(judgement, player)
+        if noise is not None:
+            spread = noise.uncertainty(judgements.probability(judgement, player))
     verdict = Verdict(
         status=walk.status,
         offender=offender,
@@ -222,10 +230,10 @@ def _verdict(judge_: _Judge, walk: _Walk, policy: Policy, outcomes: dict[str, St
         chain=walk.chain,
         reason="",
         law="",
-        settings=judge_.settings,
+        settings=judgements.settings,
         uncertainty=spread,
         policy=str(policy),
         policy_outcomes=outcomes,
-        tracking=judge_.situation.tracking,
+        tracking=judgements.situation.tracking,
     )
-    return explain(judge_.situation, verdict)
+    return explain(judgements.situation, verdict)

@@ -57,7 +57,7 @@ class Policy:
             return f"tolerance:{round(self.tolerance_m * 100, 3):g}cm"
         if self.kind is PolicyKind.CONFIDENCE:
             return f"confidence:{self.confidence:g}"
-        return self.kind.value
+        return str(self.kind.value)
 
     def offside(
         self, judged: PlayerJudgement, probability: Callable[[], float], on_field_offside: bool

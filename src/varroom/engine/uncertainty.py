@@ -5,19 +5,21 @@ Every measured depth is taken as Gaussian around its measured value, independent
 players, plus one shared timing error dt ~ N(0, timing_sd_s^2) that moves each player by his
 velocity along the pitch times dt. P(offside position) = P(a > max(ball, second-last, halfway))
 is computed under that model by a two-dimensional midpoint rule over dt and the attacker's own
-noise, with the second-last opponent's distribution written out as an order statistic. The standard error and the 95% interval are the linearised ones (attacker
-against whatever sets the line), which the Monte Carlo test checks too.
+noise, with the second-last opponent's distribution written out as an order statistic. The
+standard error and the 95% interval are the linearised ones (attacker against whatever sets the
+line), which the Monte Carlo test checks too.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
+from statistics import NormalDist
 
 import numpy as np
 import numpy.typing as npt
-from scipy.special import ndtr, ndtri
 
 from varroom.engine.judgement import Judgement, LineSetter, Reach, Reference
 from varroom.law.position import ball_depth_m, opponents_half_starts_m
@@ -64,8 +66,12 @@ def confidence_class(probability: float) -> ConfidenceClass:
 # Midpoint rules in probability space: equal-weight nodes at the normal quantiles of
 # (k + 1/2) / n. Unlike Gauss-Hermite they stay accurate when the integrand is a step, as it is
 # when the timing error alone decides (sharp positions, fast players).
-_TIMING_NODES = ndtri((np.arange(48) + 0.5) / 48)
-_ATTACKER_NODES = ndtri((np.arange(96) + 0.5) / 96)
+def _normal_quantiles(count: int) -> Floats:
+    return np.array([NormalDist().inv_cdf((k + 0.5) / count) for k in range(count)])
+
+
+_TIMING_NODES = _normal_quantiles(48)
+_ATTACKER_NODES = _normal_quantiles(96)
 _REACH_SD = 9.0  # beyond this many standard deviations a distribution is taken as certain
 _TINY_SD_M = 1e-6
 
@@ -108,7 +114,45 @@ def _span(depth: Depth, timing_sd_s: float) -> tuple[float, float]:
 
 def _cdf(x: Floats, depth: Depth, dt: Floats) -> Floats:
     mean = depth.depth_m + depth.speed_mps * dt[:, None]
-    return ndtr((x - mean) / max(depth.sd_m, _TINY_SD_M))
+    return normal_cdf((x - mean) / max(depth.sd_m, _TINY_SD_M))
+
+
+# The standard normal CDF, vectorised without scipy (whose import costs `varroom check` more
+# than all else): a Taylor series of degree 8 around the nearest point of a 1/64 grid, whose
+# coefficients are the CDF (math.erfc) and its derivatives, (-1)^(n-1) He_(n-1)(x) pdf(x) / n!.
+# The first term left out is below 1e-19; beyond 9 standard deviations the CDF is 0 or 1 to
+# within 1e-19.
+_GRID_STEP = 1.0 / 64
+_GRID_LIMIT = 9.0
+_TAYLOR_TERMS = 9
+
+
+def _cdf_taylor_table() -> Floats:
+    """Row k: the Taylor coefficients at grid point k, highest degree first (for Horner)."""
+    x = np.arange(-_GRID_LIMIT, _GRID_LIMIT + _GRID_STEP / 2, _GRID_STEP)
+    table = np.empty((x.size, _TAYLOR_TERMS))
+    table[:, 0] = [0.5 * math.erfc(-value / math.sqrt(2.0)) for value in x]
+    pdf = np.exp(-0.5 * x * x) / math.sqrt(2.0 * math.pi)
+    hermite_before, hermite = np.zeros_like(x), np.ones_like(x)  # He_(n-2), He_(n-1)
+    for n in range(1, _TAYLOR_TERMS):
+        table[:, n] = (-1) ** (n - 1) * hermite * pdf / math.factorial(n)
+        hermite_before, hermite = hermite, x * hermite - (n - 1) * hermite_before
+    return table[:, ::-1].copy()
+
+
+_CDF_TAYLOR = _cdf_taylor_table()
+
+
+def normal_cdf(z: Floats) -> Floats:
+    """P(Z < z) for a standard normal Z, elementwise, to within 3e-16."""
+    z = np.clip(z, -_GRID_LIMIT, _GRID_LIMIT)
+    nearest = np.rint((z + _GRID_LIMIT) / _GRID_STEP).astype(np.intp)
+    offset = z - (nearest * _GRID_STEP - _GRID_LIMIT)
+    coefficients = _CDF_TAYLOR[nearest]
+    cdf: Floats = coefficients[..., 0]
+    for degree in range(1, _TAYLOR_TERMS):
+        cdf = cdf * offset + coefficients[..., degree]
+    return cdf
 
 
 def _second_largest_below(cdfs: Floats) -> Floats:
@@ -118,7 +162,8 @@ def _second_largest_below(cdfs: Floats) -> Floats:
     after = np.cumprod(np.concatenate([ones, cdfs[:0:-1]]), axis=0)[::-1]
     all_below = before[-1] * cdfs[-1]
     exactly_one_above = ((1.0 - cdfs) * before * after).sum(axis=0)
-    return all_below + exactly_one_above
+    second_below: Floats = all_below + exactly_one_above
+    return second_below
 
 
 def linearised_se_m(attacker: Depth, line: Depth, timing_sd_s: float) -> float:
@@ -158,9 +203,41 @@ def _depth(situation: Situation, index: int, player: str, reach: Reach) -> Depth
     return Depth(sign * reach.x_m, sd, sign * position.v_mps[0])
 
 
-def _inputs(
+@dataclass(frozen=True, slots=True)
+class MarginNoise:
+    """One attacker at one judgement under the noise model: his measured depth, the ball's,
+    the opponents', the halfway line, and the depth that sets the offside line."""
+
+    attacker: Depth
+    ball: Depth
+    defenders: Mapping[str, Depth]
+    halfway_m: float
+    line: Depth
+    timing_sd_s: float
+
+    def probability(self) -> float:
+        """P(offside position)."""
+        return probability_offside_position(
+            self.attacker,
+            self.ball,
+            list(self.defenders.values()),
+            self.halfway_m,
+            self.timing_sd_s,
+        )
+
+    def uncertainty(self, probability: float) -> Uncertainty:
+        """The margin, its standard error and 95% interval, with `probability` (`probability()`,
+        which a caller may already hold)."""
+        return uncertainty(self.attacker, self.line, self.timing_sd_s, probability)
+
+
+def margin_noise(
     situation: Situation, judgement: Judgement, player: str, settings: LawSettings
-) -> tuple[Depth, Depth, dict[str, Depth], float]:
+) -> MarginNoise | None:
+    """The noise model of one attacker at a judgement (None: no line, or not an attacker)."""
+    line = judgement.line
+    if line is None or player not in judgement.attackers:
+        return None
     touch = situation.touches[judgement.index]
     sign = situation.attack_direction.sign
     attacker = _depth(situation, judgement.index, player, judgement.attackers[player].reach)
@@ -173,37 +250,13 @@ def _inputs(
         pid: _depth(situation, judgement.index, pid, reach)
         for pid, reach in judgement.defenders.items()
     }
-    return attacker, ball, defenders, opponents_half_starts_m(settings)
-
-
-def probability(
-    situation: Situation, judgement: Judgement, player: str, settings: LawSettings
-) -> float:
-    """P(offside position) of one attacker at a judgement."""
-    if judgement.line is None or player not in judgement.attackers:
-        return float("nan")
-    attacker, ball, defenders, halfway = _inputs(situation, judgement, player, settings)
-    return probability_offside_position(
-        attacker, ball, list(defenders.values()), halfway, situation.tracking.noise.moment_sd_s
-    )
-
-
-def judgement_uncertainty(
-    situation: Situation,
-    judgement: Judgement,
-    player: str,
-    settings: LawSettings,
-    p_offside: float,
-) -> Uncertainty | None:
-    """Margin, standard error and 95% interval of one attacker, with his P(offside position)."""
-    line = judgement.line
-    if line is None or player not in judgement.attackers:
-        return None
-    attacker, ball, defenders, halfway = _inputs(situation, judgement, player, settings)
+    halfway = opponents_half_starts_m(settings)
     if line.set_by is LineSetter.BALL:
         setter = ball
     elif line.set_by is LineSetter.SECOND_LAST_OPPONENT and line.second_last is not None:
         setter = defenders[line.second_last]
     else:
         setter = Depth(halfway, 0.0)
-    return uncertainty(attacker, setter, situation.tracking.noise.moment_sd_s, p_offside)
+    return MarginNoise(
+        attacker, ball, defenders, halfway, setter, situation.tracking.noise.moment_sd_s
+    )

@@ -62,6 +62,8 @@ def to_match_tracking(provider: Provider, loaded: list[Loaded]) -> MatchTracking
     by_kind = {item.loader.kind: item for item in loaded}
     tracking, events = by_kind.get(DatasetKind.TRACKING), by_kind.get(DatasetKind.EVENT)
     main = tracking or events
+    if main is None:  # the loaders of a provider are all tracking or event loaders
+        raise DataError(None, f"{provider.value}: no tracking or event data among the files")
     pitch, pitch_source = _pitch(main)
     dataset = main.dataset.transform(to_coordinate_system=_metric(pitch))
     teams = _teams(dataset)

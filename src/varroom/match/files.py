@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bz2
 import gzip
+import io
 import json
 import lzma
 import xml.etree.ElementTree as ElementTree
@@ -17,7 +18,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import IO
 
 from varroom.errors import DataError
 
@@ -26,10 +26,10 @@ _TAIL_BYTES = 1024
 _BOM = b"\xef\xbb\xbf"
 
 # Compressed files as kloppy opens them, by suffix.
-_OPENERS: dict[str, Callable[[Path], IO[bytes]]] = {
-    ".gz": gzip.open,
-    ".bz2": bz2.open,
-    ".xz": lzma.open,
+_OPENERS: dict[str, Callable[[Path], io.BufferedIOBase]] = {
+    ".gz": gzip.GzipFile,
+    ".bz2": bz2.BZ2File,
+    ".xz": lzma.LZMAFile,
 }
 
 
@@ -113,8 +113,9 @@ _PARSERS: dict[FileFormat, Callable[[bytes], object]] = {
 }
 
 
-def _open(path: Path) -> IO[bytes]:
-    return _OPENERS.get(path.suffix, Path.open)(path, "rb")
+def _open(path: Path) -> io.BufferedIOBase:
+    opener = _OPENERS.get(path.suffix)
+    return path.open("rb") if opener is None else opener(path)
 
 
 def _tail(path: Path) -> bytes:

@@ -147,7 +147,7 @@ def _frames(raw_data: Path, metadata: EPTSMetadata) -> tuple[dict[str, np.ndarra
         if start == len(first):
             break
     sizes = [len(chunk[""]) for chunk in chunks]
-    names = {name for chunk in chunks for name in chunk}
+    every_name = {name for chunk in chunks for name in chunk}
     named = {
         name: np.concatenate(
             [
@@ -155,7 +155,7 @@ def _frames(raw_data: Path, metadata: EPTSMetadata) -> tuple[dict[str, np.ndarra
                 for chunk, size in zip(chunks, sizes, strict=True)
             ]
         )
-        for name in names
+        for name in every_name
     }
     return named, named.pop("").astype(np.int64)
 

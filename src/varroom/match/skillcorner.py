@@ -52,9 +52,9 @@ def read(meta_data: Path, raw_data: Path) -> MatchTracking:
     except (KeyError, TypeError) as error:
         raise DataError(meta_data, f"not SkillCorner match data: no {error}") from error
     # kloppy lists the home team's players, then the away team's, each in match_data's order.
-    listed = [item for team in teams for item in listed if item and item[1].team == team.id]
+    players = [item for team in teams for item in listed if item and item[1].team == team.id]
     try:
-        return _read_frames(raw_data, _json(raw_data), pitch, teams, listed, ball_id, referee_ids)
+        return _read_frames(raw_data, _json(raw_data), pitch, teams, players, ball_id, referee_ids)
     except (KeyError, TypeError, ValueError) as error:
         raise DataError(raw_data, f"not SkillCorner structured data: {error}") from error
 
@@ -209,7 +209,10 @@ def _clock_s(clock: list[str]) -> np.ndarray:
     rest, _, seconds = np.strings.rpartition(np.array(clock, dtype=np.str_), ":")
     hours, _, minutes = np.strings.rpartition(rest, ":")
     hours = np.where(hours == "", "0", hours).astype(np.float64)
-    return hours * 3600 + minutes.astype(np.float64) * 60 + seconds.astype(np.float64)
+    seconds_s: np.ndarray = (
+        hours * 3600 + minutes.astype(np.float64) * 60 + seconds.astype(np.float64)
+    )
+    return seconds_s
 
 
 def _json(path: Path) -> Any:

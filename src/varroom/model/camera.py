@@ -325,7 +325,7 @@ class _Reader(JsonReader):
 def camera_from_json(data: Any, situation_path: str | Path) -> Camera | None:
     """The camera a situation's JSON carries (`data` is the whole situation object), or None
     when it has none. Faults are `InputError`s naming the situation file and the JSON path."""
-    reader = _Reader(situation_path)
+    reader = _Reader(str(situation_path))
     if not isinstance(data, Mapping) or data.get("camera") is None:
         return None
     obj = data["camera"]

@@ -9,13 +9,13 @@ A match is two periods (the teams swap ends at half-time) of 22 players and a ba
 - the ball is passed between them by the background play of `varroom.synthetic.play`
   (spells of possession, passes, interceptions, throw-ins, goal kicks, free kicks), which
   never commits an offside offence;
-- planted scenes (`varroom.synthetic.scenes`) put each `IncidentKind` at known times,
-  `scenes_per_kind` of each, evenly spread over the match;
+- planted incidents (`varroom.synthetic.incidents`) put each `IncidentKind` at known times,
+  `incidents_per_kind` of each, evenly spread over the match;
 - nobody stands within `SEPARATION_M` of the ball at a touch but the player touching it, so
   who played it is never a guess;
 - with `dropouts`, the ball is lost for a fraction of a second once a minute and a
   midfielder or forward vanishes (NaN) for a few seconds once a minute, never near a
-  touch of his or a planted scene; the ball is always unseen while it is fetched for a
+  touch of his or a planted incident; the ball is always unseen while it is fetched for a
   restart;
 - with `noise_m`, every position of every frame is off by Gaussian noise (none by default:
   then a planted margin is exactly what the tracking shows);
@@ -45,6 +45,7 @@ from varroom.match.tracking import (
 )
 from varroom.model.situation import Direction, Pitch
 from varroom.synthetic.ball import render_ball
+from varroom.synthetic.incidents import INCIDENT_S, IncidentSetup, play_incident
 from varroom.synthetic.motion import (
     PLAYERS_PER_TEAM,
     ROLES,
@@ -63,7 +64,6 @@ from varroom.synthetic.play import (
     kick_off,
     play_spell,
 )
-from varroom.synthetic.scenes import SCENE_S, SceneSetup, play_scene
 from varroom.synthetic.script import IncidentKind, PlantedIncident, Script, Stage
 
 Floats = npt.NDArray[np.float64]
@@ -81,8 +81,8 @@ PUSHED_TO_M = 2.5
 SCRIPTED_NEAR_S = 0.3  # a player anchored this near a touch is where a script wants him
 ONSIDE_FIX_M = 1.5
 EVENT_CLOCK_SD_S, EVENT_CLOCK_MAX_S = 0.08, 0.2
-FIRST_SCENE_S = 20.0
-LAST_SCENE_GAP_S = 10.0
+FIRST_INCIDENT_S = 20.0
+LAST_INCIDENT_GAP_S = 10.0
 TEAMS = (Team("home", "Home"), Team("away", "Away"))
 _NOISE_STREAM = 1
 
@@ -93,7 +93,7 @@ class SyntheticConfig:
     period_s: float = 2700.0
     frame_rate_hz: float = 25.0
     with_events: bool = True
-    scenes_per_kind: int = 3
+    incidents_per_kind: int = 3
     dropouts: bool = True
     noise_m: float = 0.0  # measurement noise: Gaussian, on every position of every frame
 
@@ -116,7 +116,7 @@ def synthetic_match(config: SyntheticConfig = SyntheticConfig()) -> SyntheticMat
     """A seeded synthetic match and the truth about its planted situations."""
     rng = np.random.default_rng(config.seed)
     player_ids = tuple(f"{team.id}-{k + 1}" for team in TEAMS for k in range(PLAYERS_PER_TEAM))
-    setups = _scene_setups(config, rng)
+    setups = _incident_setups(config, rng)
     periods = [_period(config, period, setups[period - 1], player_ids, rng) for period in (1, 2)]
     events = _events(periods, player_ids, rng) if config.with_events else ()
     ball_m = np.concatenate([p.ball_m for p in periods])
@@ -170,33 +170,33 @@ def _direction(sign: float) -> Direction:
     return Direction.PLUS_X if sign > 0 else Direction.MINUS_X
 
 
-def _scene_setups(
+def _incident_setups(
     config: SyntheticConfig, rng: np.random.Generator
-) -> tuple[list[SceneSetup], list[SceneSetup]]:
-    """Every kind `scenes_per_kind` times, shuffled, spread evenly over both periods with at
-    least one background spell between two scenes."""
-    kinds = list(IncidentKind) * config.scenes_per_kind
+) -> tuple[list[IncidentSetup], list[IncidentSetup]]:
+    """Every kind `incidents_per_kind` times, shuffled, spread evenly over both periods with at
+    least one background spell between two incidents."""
+    kinds = list(IncidentKind) * config.incidents_per_kind
     rng.shuffle(kinds)
     first_half = (len(kinds) + 1) // 2
-    out: tuple[list[SceneSetup], list[SceneSetup]] = ([], [])
+    out: tuple[list[IncidentSetup], list[IncidentSetup]] = ([], [])
     for period, share in ((1, kinds[:first_half]), (2, kinds[first_half:])):
         if not share:
             continue
-        slot = (config.period_s - FIRST_SCENE_S - LAST_SCENE_GAP_S) / len(share)
-        room = slot - SCENE_S - SPELL_S[0]
+        slot = (config.period_s - FIRST_INCIDENT_S - LAST_INCIDENT_GAP_S) / len(share)
+        room = slot - INCIDENT_S - SPELL_S[0]
         if room < 0:
-            raise ValueError(f"{len(share)} scenes do not fit in a {config.period_s:g} s period")
+            raise ValueError(f"{len(share)} incidents do not fit in a {config.period_s:g} s period")
         for k, kind in enumerate(share):
-            start = FIRST_SCENE_S + k * slot + float(rng.uniform(0.0, room))
+            start = FIRST_INCIDENT_S + k * slot + float(rng.uniform(0.0, room))
             side = float(rng.choice([-1.0, 1.0]))
-            out[period - 1].append(SceneSetup(kind, k % 2, start, side))
+            out[period - 1].append(IncidentSetup(kind, k % 2, start, side))
     return out
 
 
 def _period(
     config: SyntheticConfig,
     period: int,
-    setups: list[SceneSetup],
+    setups: list[IncidentSetup],
     player_ids: tuple[str, ...],
     rng: np.random.Generator,
 ) -> _Period:
@@ -220,8 +220,8 @@ def _period(
     entry: Holding | Restart = kick_off(kick_off_team, stage)
     for item in items:
         entry = (
-            play_scene(script, item, rng)
-            if isinstance(item, SceneSetup)
+            play_incident(script, item, rng)
+            if isinstance(item, IncidentSetup)
             else play_spell(script, item, entry, rng)
         )
     script.hide(items[-1].end_s, config.period_s + 1.0)
@@ -235,11 +235,11 @@ def _period(
 def _timeline(
     period_s: float,
     team: int,
-    setups: list[SceneSetup],
+    setups: list[IncidentSetup],
     signs: tuple[float, float],
     rng: np.random.Generator,
-) -> list[Spell | SceneSetup]:
-    items: list[Spell | SceneSetup] = []
+) -> list[Spell | IncidentSetup]:
+    items: list[Spell | IncidentSetup] = []
     t, centre = 0.0, (0.0, 0.0)
     for setup in setups:
         spells = background_spells(t, setup.start_s, team, centre, signs, rng)
@@ -251,22 +251,22 @@ def _timeline(
 
 
 def _waypoints(
-    items: list[Spell | SceneSetup], signs: tuple[float, float]
+    items: list[Spell | IncidentSetup], signs: tuple[float, float]
 ) -> tuple[Floats, Floats]:
-    """The centre of play's waypoints: each spell's end, each scene's centre held through it
-    (the spell before a scene leads to it)."""
+    """The centre of play's waypoints: each spell's end, each incident's centre held through it
+    (the spell before an incident leads to it)."""
     times, points = [0.0], [(0.0, 0.0)]
     for k, item in enumerate(items):
-        if isinstance(item, SceneSetup):
+        if isinstance(item, IncidentSetup):
             times += [item.start_s, item.end_s]
             points += [item.centre_m(signs)] * 2
-        elif not (k + 1 < len(items) and isinstance(items[k + 1], SceneSetup)):
+        elif not (k + 1 < len(items) and isinstance(items[k + 1], IncidentSetup)):
             times.append(item.end_s)
             points.append(item.centre_m)
     return np.array(times), np.array(points)
 
 
-def _possession(t_s: Floats, items: list[Spell | SceneSetup]) -> npt.NDArray[np.intp]:
+def _possession(t_s: Floats, items: list[Spell | IncidentSetup]) -> npt.NDArray[np.intp]:
     starts = np.array([item.start_s for item in items])
     teams = np.array([item.team for item in items])
     return teams[np.clip(np.searchsorted(starts, t_s, side="right") - 1, 0, len(items) - 1)]
@@ -346,16 +346,16 @@ def _onside_fixes(script: Script, positions: Floats) -> list[Anchor]:
 
 
 def _drop_out(script: Script, ball: Floats, players: Floats, rng: np.random.Generator) -> None:
-    """Bad data, away from every touch and planted scene (module docstring)."""
+    """Bad data, away from every touch and planted incident (module docstring)."""
     stage = script.stage
     minutes = int(stage.t_s[-1] // 60)
     touch_s = np.array(sorted(touch.t_s for touch in script.touches))
-    scenes = np.array(script.scenes).reshape(-1, 2)
+    spans = np.array(script.incident_spans).reshape(-1, 2)
 
     def clear(start: float, end: float, margin_s: float, times: Floats) -> bool:
         near_touch = np.any((times >= start - margin_s) & (times <= end + margin_s))
-        in_scene = np.any((scenes[:, 0] <= end + margin_s) & (scenes[:, 1] >= start - margin_s))
-        return not (near_touch or in_scene)
+        in_incident = np.any((spans[:, 0] <= end + margin_s) & (spans[:, 1] >= start - margin_s))
+        return not (near_touch or in_incident)
 
     for _ in range(minutes):
         start = float(rng.uniform(0.0, stage.t_s[-1] - 1.0))

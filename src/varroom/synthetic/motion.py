@@ -133,7 +133,8 @@ def _wander(n: int, rng: np.random.Generator, rate_hz: float) -> Floats:
     sd = np.broadcast_to(np.array(WANDER_SD_M), noise.shape).copy()
     keepers = [team * PLAYERS_PER_TEAM for team in (0, 1)]
     sd[:, keepers, :] = KEEPER_WANDER_SD_M
-    return noise * sd
+    wander: Floats = noise * sd
+    return wander
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,7 +150,8 @@ def positions_at(positions: Floats, t_s: Floats, at_s: float) -> Floats:
     """(P, 2) positions interpolated linearly to an instant."""
     k = int(np.clip(np.searchsorted(t_s, at_s) - 1, 0, len(t_s) - 2))
     w = (at_s - t_s[k]) / (t_s[k + 1] - t_s[k])
-    return positions[k] + (positions[k + 1] - positions[k]) * w
+    at: Floats = positions[k] + (positions[k + 1] - positions[k]) * w
+    return at
 
 
 def anchored(free: Floats, t_s: Floats, anchors: Sequence[Anchor]) -> Floats:

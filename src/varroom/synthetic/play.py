@@ -3,8 +3,8 @@ between them.
 
 A period is first planned coarsely as spells: a team keeps the ball for 12 to 30 s while the
 centre of play moves up to 25 m towards the goal it attacks, then loses it to an
-interception, kicks it out over a touchline, shoots wide or is stopped by a foul; planted
-scenes take fixed slots between them. The spells set the centre of play and possession
+interception, kicks it out over a touchline, shoots wide or is stopped by a foul; the
+planted incidents take fixed slots between them. The spells set the centre of play and possession
 that drive the motion model; then, on that motion, every spell is played touch by touch:
 the holder dribbles for 0.6 to 2.2 s and passes (11 to 18 m/s, a long ball sometimes in
 the air) to a team-mate 8 to 35 m away who is onside by `ONSIDE_BUFFER_M`, preferring
@@ -47,7 +47,7 @@ class Ending(Enum):
     INTERCEPTION = "interception"
     OUT_TOUCHLINE = "out_touchline"
     SHOT_WIDE = "shot_wide"
-    STOPPAGE = "stoppage"  # a foul, the end of a period, or the stoppage before a scene
+    STOPPAGE = "stoppage"  # a foul, the end of a period, or the stoppage before a planted incident
 
 
 _ENDING_SHARE = {

@@ -1,7 +1,7 @@
 """What a synthetic period is written as before it is drawn: touches, ball legs and anchors.
 
 A `Stage` holds one period's free motion (`varroom.synthetic.motion`); a `Script`
-collects what the background play and the planted scenes make happen on it. Every touch
+collects what the background play and the planted incidents make happen on it. Every touch
 anchors its player where he plays the ball, so the ball's legs and the players' final
 positions agree exactly at every touch.
 """
@@ -149,7 +149,7 @@ class Script:
     pins: list[Pin] = field(default_factory=list)
     truth: list[PlantedIncident] = field(default_factory=list)
     calls: list[tuple[float, int]] = field(default_factory=list)  # (t_s, offender) flagged
-    scenes: list[tuple[float, float]] = field(default_factory=list)  # planted scenes' spans
+    incident_spans: list[tuple[float, float]] = field(default_factory=list)  # planted incidents
 
     def play(
         self,

@@ -1,11 +1,11 @@
-"""The planted situations: short scripted scenes, each with the ruling laws.md gives it.
+"""The planted situations: short scripted incidents, each with the ruling laws.md gives it.
 
-Every scene fills a slot of `SCENE_S`: the ball goes dead, a restart follows, the scripted
+Every incident fills a slot of `INCIDENT_S`: the ball goes dead, a restart follows, the scripted
 play, and the holder keeps the ball until a stoppage. The attacking team is X, the other Y;
-depths `u` are along X's attack. At the judged play the scene fixes the offside line: Y's
+depths `u` are along X's attack. At the judged play the incident fixes the offside line: Y's
 deepest outfield player (the second-last opponent, the goalkeeper behind him) is anchored
 at `line_u_m`, every other Y outfield player a metre or more in front of him, and every X
-player but the ones the scene is about a metre and a half onside.
+player but the ones the incident is about a metre and a half onside.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from varroom.synthetic.script import (
     Script,
 )
 
-SCENE_S = 20.0
+INCIDENT_S = 20.0
 HOLD_S = 1.2  # the passer's touch before the judged play
 PASS_MPS = 14.0
 CALL_DELAY_S = 1.0  # the flag goes up after the offender touches the ball
@@ -51,15 +51,15 @@ _LINE_U_M: dict[IncidentKind, float] = {
 
 
 @dataclass(frozen=True, slots=True)
-class SceneSetup:
+class IncidentSetup:
     kind: IncidentKind
     team: int  # the attacking team, X
     start_s: float  # the ball goes dead
-    side: float  # +1 or -1: which side of the pitch the scene is played on
+    side: float  # +1 or -1: which side of the pitch the incident is played on
 
     @property
     def end_s(self) -> float:
-        return self.start_s + SCENE_S
+        return self.start_s + INCIDENT_S
 
     @property
     def restart_s(self) -> float:
@@ -75,10 +75,10 @@ class SceneSetup:
         return (signs[self.team] * centre_u, self.side * 8.0)
 
 
-class _Scene:
-    """Helpers for writing one scene on a script."""
+class _IncidentWriter:
+    """Helpers for writing one incident on a script."""
 
-    def __init__(self, script: Script, setup: SceneSetup, rng: np.random.Generator) -> None:
+    def __init__(self, script: Script, setup: IncidentSetup, rng: np.random.Generator) -> None:
         self.script = script
         self.stage = script.stage
         self.setup = setup
@@ -115,7 +115,7 @@ class _Scene:
         return players[int(np.argmin(distance))]
 
     def restart(self, kind: EventKind, spot: Point, taker: int, stands: Point) -> Point:
-        """The dead ball lies at `spot` and `taker` plays it at the scene's restart time."""
+        """The dead ball lies at `spot` and `taker` plays it at the incident's restart time."""
         start, seen, t_s = self.setup.start_s, self.setup.start_s + HIDE_S, self.setup.restart_s
         self.script.hide(start, seen)
         self.script.lie(seen, t_s, spot)
@@ -138,7 +138,7 @@ class _Scene:
 
     def set_line(self, t_s: float, clear_of: tuple[float, ...]) -> int:
         """Anchor Y's defence at `t_s` (module docstring); returns the second-last opponent.
-        His lane keeps 4 m from every y in `clear_of` (the attackers the scene is about)."""
+        His lane keeps 4 m from every y in `clear_of` (the attackers the incident is about)."""
         positions = self.stage.at(t_s)
         outfield = self.stage.columns(self.y, *_OUTFIELD)
         depth = np.array([self.u(positions[p]) for p in outfield])
@@ -197,7 +197,7 @@ class _Scene:
         )
         if offence:
             self.script.calls.append((involved_s + CALL_DELAY_S, attacker))
-        self.script.scenes.append((self.setup.start_s, self.setup.end_s))
+        self.script.incident_spans.append((self.setup.start_s, self.setup.end_s))
 
     def pass_from(
         self,
@@ -210,8 +210,28 @@ class _Scene:
         self.script.hold(passer, since_s, t_s)
         return self.script.play(t_s, passer, stands, event)
 
+    def pass_with_b_at_the_line(
+        self, build_up_m: float, lane_m: float, b_lane_m: tuple[float, float], c_back_m: float
+    ) -> tuple[int, int, float, float, float, Point]:
+        """A, `build_up_m` short of the line in the lane `lane_m` on the incident's side,
+        passes at t_p; B, a forward, is at the line in a lane drawn from `b_lane_m` on that
+        side, C `c_back_m` behind it on the other. Returns B, C, their lanes, t_p and the
+        ball."""
+        line, side = self.line, self.side
+        a, t_a = self.build_up(line - build_up_m, side * lane_m)
+        t_p = t_a + HOLD_S
+        y_b, y_c = side * self.uniform(*b_lane_m), -side * self.uniform(2.0, 8.0)
+        b = self.nearest(t_p, self.xy(line, y_b), Role.FORWARD)
+        c = self.nearest(
+            t_p, self.xy(line - c_back_m, y_c), Role.FORWARD, Role.MIDFIELDER, but=(a, b)
+        )
+        self.set_line(t_p, (y_b, y_c))
+        self.onside_rest(t_p, a, b, c)
+        ball = self.pass_from(a, t_a, t_p, self.xy(line - build_up_m + 1.0, side * lane_m))
+        return b, c, y_b, y_c, t_p, ball
 
-def _offside_pass(sc: _Scene, level: bool) -> Restart:
+
+def _offside_pass(sc: _IncidentWriter, level: bool) -> Restart:
     """INTERFERING (past the line, plays the ball) and LEVEL (level with the second-last)."""
     line, side = sc.line, sc.side
     a, t_a = sc.build_up(line - 14.0, side * 4.0)
@@ -237,24 +257,17 @@ def _offside_pass(sc: _Scene, level: bool) -> Restart:
     return sc.keeps_it(b, t_r)
 
 
-def _interfering(sc: _Scene) -> Restart:
+def _interfering(sc: _IncidentWriter) -> Restart:
     return _offside_pass(sc, level=False)
 
 
-def _level(sc: _Scene) -> Restart:
+def _level(sc: _IncidentWriter) -> Restart:
     return _offside_pass(sc, level=True)
 
 
-def _not_involved(sc: _Scene) -> Restart:
-    line, side = sc.line, sc.side
-    a, t_a = sc.build_up(line - 14.0, side * 4.0)
-    t_p = t_a + HOLD_S
-    y_b, y_c = side * sc.uniform(10.0, 16.0), -side * sc.uniform(2.0, 8.0)
-    b = sc.nearest(t_p, sc.xy(line, y_b), Role.FORWARD)
-    c = sc.nearest(t_p, sc.xy(line - 3.0, y_c), Role.FORWARD, Role.MIDFIELDER, but=(a, b))
-    sc.set_line(t_p, (y_b, y_c))
-    sc.onside_rest(t_p, a, b, c)
-    ball = sc.pass_from(a, t_a, t_p, sc.xy(line - 13.0, side * 4.0))
+def _not_involved(sc: _IncidentWriter) -> Restart:
+    line = sc.line
+    b, c, y_b, y_c, t_p, ball = sc.pass_with_b_at_the_line(14.0, 4.0, (10.0, 16.0), 3.0)
     sc.anchor(b, t_p, sc.xy(line + sc.uniform(1.0, 3.0), y_b))
     sc.anchor(c, t_p, sc.xy(line - 3.0, y_c))
     t_c, _ = sc.script.pass_to(t_p, ball, c, sc.xy(line - 2.0, y_c), PASS_MPS)
@@ -263,7 +276,7 @@ def _not_involved(sc: _Scene) -> Restart:
     return sc.keeps_it(c, t_c)
 
 
-def _deflection(sc: _Scene) -> Restart:
+def _deflection(sc: _IncidentWriter) -> Restart:
     """A's pass glances off a Y midfielder 7 m away (fast, no time, 15 degrees) to B."""
     line, side = sc.line, sc.side
     a, t_a = sc.build_up(line - 16.0, side * 3.0)
@@ -299,7 +312,7 @@ def _deflection(sc: _Scene) -> Restart:
     return sc.keeps_it(b, t_r)
 
 
-def _deliberate_play(sc: _Scene) -> Restart:
+def _deliberate_play(sc: _IncidentWriter) -> Restart:
     """A's long ball reaches a Y defender with time and from distance: he controls it and
     clears it to B, who was offside at A's pass. The defender's play resets offside."""
     line, side = sc.line, sc.side
@@ -322,7 +335,7 @@ def _deliberate_play(sc: _Scene) -> Restart:
     return sc.keeps_it(b, t_r)
 
 
-def _save_rebound(sc: _Scene) -> Restart:
+def _save_rebound(sc: _IncidentWriter) -> Restart:
     """A shoots from the edge of the box; the goalkeeper parries it to B."""
     line, side = sc.line, sc.side
     half = sc.stage.pitch.half_length_m
@@ -355,17 +368,10 @@ def _save_rebound(sc: _Scene) -> Restart:
     return sc.keeps_it(b, t_r)
 
 
-def _new_play(sc: _Scene) -> Restart:
+def _new_play(sc: _IncidentWriter) -> Restart:
     """B is offside at A's pass to C, onside (he dropped back) when C passes to him."""
-    line, side = sc.line, sc.side
-    a, t_a = sc.build_up(line - 15.0, side * 2.0)
-    t_p = t_a + HOLD_S
-    y_b, y_c = side * sc.uniform(8.0, 14.0), -side * sc.uniform(2.0, 8.0)
-    b = sc.nearest(t_p, sc.xy(line, y_b), Role.FORWARD)
-    c = sc.nearest(t_p, sc.xy(line - 4.0, y_c), Role.FORWARD, Role.MIDFIELDER, but=(a, b))
-    sc.set_line(t_p, (y_b, y_c))
-    sc.onside_rest(t_p, a, b, c)
-    ball = sc.pass_from(a, t_a, t_p, sc.xy(line - 14.0, side * 2.0))
+    line = sc.line
+    b, c, y_b, y_c, t_p, ball = sc.pass_with_b_at_the_line(15.0, 2.0, (8.0, 14.0), 4.0)
     sc.anchor(b, t_p, sc.xy(line + 1.5, y_b))
     sc.anchor(c, t_p, sc.xy(line - 4.0, y_c))
     t_c, _ = sc.script.pass_to(t_p, ball, c, sc.xy(line - 3.5, y_c), PASS_MPS)
@@ -394,7 +400,7 @@ class _Delivery:
     taker: int | None = None  # None: X's outfield player nearest the spot, B aside
 
 
-def _straight_from_restart(sc: _Scene, delivery: _Delivery, offence: bool) -> Restart:
+def _straight_from_restart(sc: _IncidentWriter, delivery: _Delivery, offence: bool) -> Restart:
     t_r = sc.setup.restart_s
     b = sc.nearest(t_r, sc.xy(delivery.b_u, delivery.y_b), Role.FORWARD)
     taker = delivery.taker
@@ -414,7 +420,7 @@ def _straight_from_restart(sc: _Scene, delivery: _Delivery, offence: bool) -> Re
     return sc.keeps_it(b, t_recv)
 
 
-def _throw_in(sc: _Scene) -> Restart:
+def _throw_in(sc: _IncidentWriter) -> Restart:
     half_w, u_spot = sc.stage.pitch.half_width_m, sc.line - 10.0
     delivery = _Delivery(
         EventKind.THROW_IN,
@@ -429,7 +435,7 @@ def _throw_in(sc: _Scene) -> Restart:
     return _straight_from_restart(sc, delivery, offence=False)
 
 
-def _corner_kick(sc: _Scene) -> Restart:
+def _corner_kick(sc: _IncidentWriter) -> Restart:
     """The ball in the corner arc 0.6 m from the goal line; B on the goal line beyond it,
     the goalkeeper behind him, every other defender in front: an offside position."""
     half_l, half_w = sc.stage.pitch.half_length_m, sc.stage.pitch.half_width_m
@@ -449,7 +455,7 @@ def _corner_kick(sc: _Scene) -> Restart:
     return _straight_from_restart(sc, delivery, offence=False)
 
 
-def _goal_kick(sc: _Scene) -> Restart:
+def _goal_kick(sc: _IncidentWriter) -> Restart:
     half_l = sc.stage.pitch.half_length_m
     delivery = _Delivery(
         EventKind.GOAL_KICK,
@@ -464,7 +470,7 @@ def _goal_kick(sc: _Scene) -> Restart:
     return _straight_from_restart(sc, delivery, offence=False)
 
 
-def _free_kick(sc: _Scene) -> Restart:
+def _free_kick(sc: _IncidentWriter) -> Restart:
     delivery = _Delivery(
         EventKind.FREE_KICK,
         spot=sc.xy(sc.line - 18.0, -sc.side * sc.uniform(3.0, 10.0)),
@@ -476,7 +482,7 @@ def _free_kick(sc: _Scene) -> Restart:
     return _straight_from_restart(sc, delivery, offence=True)
 
 
-def _own_half(sc: _Scene) -> Restart:
+def _own_half(sc: _IncidentWriter) -> Restart:
     """Y's back line 3 m inside X's half: B, in his own half, is past it and past the ball."""
     side = sc.side
     a, t_a = sc.build_up(-20.0, side * 3.0)
@@ -493,7 +499,7 @@ def _own_half(sc: _Scene) -> Restart:
     return sc.keeps_it(b, t_r)
 
 
-_SCENES: dict[IncidentKind, Callable[[_Scene], Restart]] = {
+_WRITERS: dict[IncidentKind, Callable[[_IncidentWriter], Restart]] = {
     IncidentKind.INTERFERING: _interfering,
     IncidentKind.LEVEL: _level,
     IncidentKind.NOT_INVOLVED: _not_involved,
@@ -509,6 +515,6 @@ _SCENES: dict[IncidentKind, Callable[[_Scene], Restart]] = {
 }
 
 
-def play_scene(script: Script, setup: SceneSetup, rng: np.random.Generator) -> Restart:
-    """Write one planted scene; returns the restart that follows it."""
-    return _SCENES[setup.kind](_Scene(script, setup, rng))
+def play_incident(script: Script, setup: IncidentSetup, rng: np.random.Generator) -> Restart:
+    """Write one planted incident; returns the restart that follows it."""
+    return _WRITERS[setup.kind](_IncidentWriter(script, setup, rng))
