@@ -31,34 +31,8 @@ MARKER = re.compile(r"<!--\s*docs-test:\s*skip:\s*(?P<reason>.+?)\s*-->")
 FENCE = re.compile(r"^```sh\s*$")
 BLOCK_TIMEOUT_S = 180
 
-# Defines `serve_check`: the review room on a free port, checked, then stopped.
-PRELUDE = r"""
-serve_check() {
-    local port pid rc
-    port=$(python -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-    "$@" --port "$port" > serve.log 2>&1 &
-    pid=$!
-    rc=0
-    python - "$port" <<'PY' || rc=$?
-import sys, time, urllib.request
-base = f"http://127.0.0.1:{sys.argv[1]}"
-deadline = time.monotonic() + 60
-while True:
-    try:
-        urllib.request.urlopen(base + "/api/health", timeout=2).read()
-        break
-    except OSError:
-        if time.monotonic() > deadline:
-            sys.exit("no answer from /api/health within 60 s")
-        time.sleep(0.3)
-print("serve_check: /api/health answered on", base)
-PY
-    kill "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-    [ "$rc" -eq 0 ] || cat serve.log >&2
-    return "$rc"
-}
-"""
+# `serve_check COMMAND...`: the review room on a free port, checked, then stopped.
+PRELUDE = f'serve_check() {{ python "{ROOT / "tools" / "serve_check.py"}" "$@"; }}\n'
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,3 +184,20 @@ def test_docs_have_commands_and_every_file_is_covered() -> None:
     assert any(f.startswith("docs/formats/") for f in FILES)
     running = [b for b in ALL_BLOCKS if b.skip is None]
     assert len(running) >= 5
+
+
+def test_no_shell_command_hides_in_another_fence() -> None:
+    # Only ```sh blocks are run: a ```bash, ```shell or ```console block would escape the test.
+    hidden = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in documents()
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if re.match(r"^```\s*(bash|shell|console|zsh)\b", line)
+    ]
+    assert hidden == []
+
+
+def test_readme_opens_with_exactly_the_two_set_up_commands() -> None:
+    first = blocks_of(ROOT / "README.md")[0]
+    commands = [line.split("#")[0].strip() for line in first.text.splitlines()]
+    assert commands == ["make demo", "make test"]

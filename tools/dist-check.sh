@@ -5,13 +5,10 @@
 # Usage: tools/dist-check.sh WHEEL [PYTHON]
 set -euo pipefail
 wheel=$(realpath "$1")
+tools=$(cd "$(dirname "$0")" && pwd)
 python=${2:-python3}
 work=$(mktemp -d "${TMPDIR:-/tmp}/varroom-dist.XXXXXX")
-server=""
-cleanup() {
-    if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
-    rm -rf "$work"
-}
+cleanup() { rm -rf "$work"; }
 trap cleanup EXIT
 
 step() { printf '\n== %s\n' "$*"; }
@@ -61,25 +58,6 @@ print(f"{len(calls)} official offside calls audited, {len(audit['incidents'])} e
 PY
 
 step "varroom serve: /api/health and /"
-port=$(python -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-varroom serve --port "$port" --data-dir "$work/room" > serve.log 2>&1 &
-server=$!
-python - "$port" <<'PY'
-import sys, time, urllib.request
-base = f"http://127.0.0.1:{sys.argv[1]}"
-deadline = time.monotonic() + 60
-while True:
-    try:
-        health = urllib.request.urlopen(base + "/api/health", timeout=2).read().decode()
-        break
-    except OSError:
-        if time.monotonic() > deadline:
-            sys.exit("the review room did not answer /api/health within 60 s")
-        time.sleep(0.3)
-page = urllib.request.urlopen(base + "/", timeout=5).read().decode()
-assert "<html" in page.lower(), page[:200]
-print("/api/health:", health)
-print("/:", len(page), "characters of HTML")
-PY
+python "$tools/serve_check.py" --page varroom serve --data-dir "$work/room"
 
 printf '\nThe wheel works outside the checkout.\n'
