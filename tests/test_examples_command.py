@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import tomllib
 from importlib import metadata
 from pathlib import Path
@@ -79,12 +81,15 @@ def test_no_data_anywhere_is_one_clear_error(
         examples_module.data_root()
 
 
-def test_version_is_the_installed_distributions(runner: Any) -> None:
-    from varroom.cli.main import cli
-
-    result = runner.invoke(cli, ["--version"], prog_name="varroom")
+def test_version_is_the_installed_distributions() -> None:
+    # The console script a user runs (click's CliRunner would name the program after the
+    # function, and click remembers the first name it saw).
+    script = Path(sys.executable).parent / "varroom"
+    result = subprocess.run(
+        [str(script), "--version"], capture_output=True, text=True, check=True, timeout=60
+    )
     installed = metadata.version("varroom")
-    assert result.output == f"varroom, version {installed}\n"
+    assert result.stdout == f"varroom, version {installed}\n"
     direct = metadata.distribution("varroom").read_text("direct_url.json")
     if direct and json.loads(direct).get("url") == ROOT.as_uri():
         # Installed from this checkout (CI, make test): the version is pyproject's.
