@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench lint clean
+.PHONY: demo test bench lint clean dist docs release-check
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -38,5 +38,22 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/mypy
 
+# The wheel and sdist in dist/, checked, then the wheel installed into a fresh venv outside the
+# checkout and used from another folder (tools/dist-check.sh).
+dist: $(STAMP)
+	rm -rf dist
+	$(BIN)/python -m build --outdir dist .
+	$(BIN)/twine check --strict dist/*
+	tools/dist-check.sh dist/varroom-*.whl $(PYTHON)
+
+# The documentation site in out/site, offline; any warning fails the build. (The variable only
+# hides Material's banner about a future MkDocs 2, which says nothing about these docs.)
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
+# Refuses to release pyproject's version when CHANGELOG.md already has it as released.
+release-check: $(STAMP)
+	$(BIN)/python tools/release_check.py
+
 clean:
-	rm -rf $(VENV) out .pytest_cache .hypothesis
+	rm -rf $(VENV) out dist .pytest_cache .hypothesis

@@ -12,7 +12,12 @@ from varroom.errors import VarroomError
 
 # Commands imported only when run (or listed by --help): `check` must not pay for the audit's
 # imports (kloppy, rich's progress bars), nor `audit` for the review room's.
-_LAZY_COMMANDS = {"check": "varroom.cli.check", "audit": "varroom.cli.audit"}
+# Each command's name -> (module, the click command's name in it).
+_LAZY_COMMANDS = {
+    "check": ("varroom.cli.check", "check"),
+    "audit": ("varroom.cli.audit", "audit"),
+    "examples": ("varroom.cli.examples", "examples"),
+}
 
 
 class _UserError(click.ClickException):
@@ -33,7 +38,8 @@ class _Group(click.Group):
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in _LAZY_COMMANDS:
-            command: click.Command = getattr(import_module(_LAZY_COMMANDS[cmd_name]), cmd_name)
+            module, name = _LAZY_COMMANDS[cmd_name]
+            command: click.Command = getattr(import_module(module), name)
             return command
         return super().get_command(ctx, cmd_name)
 
