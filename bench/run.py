@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
 from audit_tracking import bench_audit, bench_audit_skillcorner  # noqa: E402
+from live import bench_live  # noqa: E402
 from match_load import bench_load_skillcorner  # noqa: E402
 from penalty import bench_penalty  # noqa: E402
 from pictures import bench_pictures  # noqa: E402
@@ -130,6 +131,7 @@ SECTIONS: list[Callable[[], dict[str, Any]]] = [
     bench_pictures,
     bench_room,
     bench_statsbomb,
+    bench_live,
 ]
 
 # (figure, what it is, reference figure, goal)
@@ -225,6 +227,42 @@ ROWS = [
         "reference_judge_kane_ms_median",
         "< 100 ms",
     ),
+    (
+        "live_latency_s_median",
+        "live: detection latency, synthetic 90-min 25 Hz, median (s)",
+        "reference_frame_interval_s",
+        "<= 0.5 s",
+    ),
+    (
+        "live_latency_s_worst",
+        "live: detection latency, worst (s)",
+        "reference_frame_interval_s",
+        "<= 0.5 s",
+    ),
+    (
+        "live_compute_ms_per_frame",
+        "live: compute per frame, JSON line read and followed (ms)",
+        "reference_frame_interval_ms",
+        "< 0.05x (5% of a core)",
+    ),
+    (
+        "live_follower_ms_per_frame",
+        "live: the follower alone, per frame (ms)",
+        "reference_frame_interval_ms",
+        "",
+    ),
+    (
+        "live_speed50_wall_s",
+        "live: `varroom replay --speed 50 | varroom live`, 90 min, wall (s)",
+        "reference_live_speed50_match_s",
+        "1x (keeps up)",
+    ),
+    (
+        "live_skillcorner_follower_ms_per_frame",
+        "live: the follower per frame, SkillCorner 2417, 451 tracks (ms)",
+        "reference_skillcorner_frame_interval_ms",
+        "",
+    ),
 ]
 
 
@@ -267,6 +305,12 @@ def markdown(results: dict[str, Any]) -> str:
         "undecidable (opponents out of the broadcast picture).",
         f"Loading: varroom's SkillCorner reader is {results.get('load_speedup_vs_kloppy', 0):.1f}x "
         "kloppy's (same MatchTracking, tested equal).",
+        f"Live (`bench/live.py`): the follower's alerts equal the audit's offences on the "
+        f"synthetic 90-min match: {results.get('live_equals_audit_90min')} "
+        f"({results.get('live_alerts_90min')} offences); on SkillCorner 2417: "
+        f"{results.get('live_equals_audit_skillcorner')} "
+        f"({results.get('live_skillcorner_judged')} phases judged). Latency and compute are "
+        "read against the frame interval (40 ms at 25 Hz).",
     ]
     lines += [
         "",

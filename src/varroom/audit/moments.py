@@ -1,7 +1,9 @@
 """Moments of play in continuous tracking: when the ball was played, by whom, and how.
 
-Detection runs over every frame at once. The ball's velocity is averaged over
-`FIT_WINDOW_S` before and after every step between two frames; a step where it changes by
+Detection runs over every frame at once (a live feed runs the same two halves, `peak_steps`
+and `moments_at`, on a window of its latest frames: `varroom.live.follower`). The ball's
+velocity is averaged over `FIT_WINDOW_S` before and after every step between two frames;
+a step where it changes by
 `MIN_CHANGE_MPS` or more, more than anywhere within half a window either side, is a
 candidate touch. Only then, at the few thousand candidates: straight lines are fitted to the ball's
 path over the window before and after, and the instant of the touch is where they meet,
@@ -25,6 +27,7 @@ from enum import Enum
 
 import numpy as np
 import numpy.typing as npt
+from numpy.lib.stride_tricks import sliding_window_view
 from scipy.ndimage import maximum_filter1d
 
 from varroom.audit.deliberate import (
@@ -139,19 +142,46 @@ class _Instants:
         )
 
 
-def _window_frames(frame_rate_hz: float) -> int:
+def window_frames(frame_rate_hz: float) -> int:
     """Frames in a fit window: two at least, or a line through them says nothing."""
     return max(2, round(FIT_WINDOW_S * frame_rate_hz))
+
+
+def plateau_frames(window: int) -> int:
+    """How near two peaks of the velocity change are one touch: half a fit window (a touch's
+    change fades to nothing a window away either side; half a window keeps the peak of a
+    second touch soon after, a deflection of a pass, from hiding under the first)."""
+    return (window + 1) // 2
+
+
+@dataclass(frozen=True, slots=True)
+class Before:
+    """The moment of play before the first of a batch (a live feed finds them a few at a
+    time): the time to react and the ball's travel are measured from it."""
+
+    period: int
+    t_s: float
+    ball_xy_m: Floats  # (2,)
 
 
 def find_moments(match: MatchTracking, settings: LawSettings | None = None) -> Moments:
     """Every moment the ball was played in a match with continuous tracking."""
     if match.frame_rate_hz is None:
         raise ValueError("moments of play need continuous tracking, not freeze frames")
-    settings = settings or LawSettings()
-    window = _window_frames(match.frame_rate_hz)
-    steps = _steps(match)
-    instants = _fit_instants(match, _touch_steps(steps, window), window)
+    window = window_frames(match.frame_rate_hz)
+    steps = one_per_plateau(peak_steps(match), window)
+    return moments_at(match, steps, settings or LawSettings())
+
+
+def moments_at(
+    match: MatchTracking, steps: Indices, settings: LawSettings, before: Before | None = None
+) -> Moments:
+    """The moments of play at candidate touch `steps` (from `one_per_plateau`): the instant,
+    who played it and how. Each step needs a fit window of frames either side of it, and
+    the frames of `restarts.DEAD_S` before it to tell a restart."""
+    assert match.frame_rate_hz is not None
+    window = window_frames(match.frame_rate_hz)
+    instants = _fit_instants(match, steps, window)
     players_m, players_v = _players_at(match, instants, window)
     distance = np.hypot(*(players_m - instants.ball_xy_m[:, None, :]).transpose(2, 0, 1))
     distance = np.where(np.isnan(distance), np.inf, distance)
@@ -175,6 +205,7 @@ def find_moments(match: MatchTracking, settings: LawSettings | None = None) -> M
         _who_confidence(two[keep]),
         height,
         dead_before_s(match, frame, settings.ball_radius_m),
+        before,
     )
     return Moments(
         frame=frame,
@@ -215,26 +246,39 @@ def _steps(match: MatchTracking) -> _Steps:
     return _Steps(valid, np.where(valid[:, None], velocity, np.nan))
 
 
-def _touch_steps(steps: _Steps, window: int) -> Indices:
+def peak_steps(match: MatchTracking) -> Indices:
     """Steps where the ball's velocity changes most, by at least `MIN_CHANGE_MPS`, with a
-    whole window of good steps either side."""
+    whole window of good steps either side; a plateau of equal neighbours gives all of them
+    (`one_per_plateau` keeps one). A step's answer depends only on the frames within a fit
+    window and a plateau either side of it."""
+    assert match.frame_rate_hz is not None
+    window = window_frames(match.frame_rate_hz)
+    steps = _steps(match)
     n_steps = len(steps.valid)
     bad_before = np.concatenate([[0], np.cumsum(~steps.valid)])
+    if n_steps < 2 * window + 1:
+        return np.zeros(0, dtype=np.intp)
     middle = np.arange(window, n_steps - window)
     whole = bad_before[middle + window + 1] - bad_before[middle - window] == 0
-    # Mean velocities over the windows: sums of the step velocities, read off a cumulative sum.
-    moved = np.concatenate([np.zeros((1, 2)), np.cumsum(np.nan_to_num(steps.velocity_mps), axis=0)])
-    before = (moved[middle] - moved[middle - window]) / window
-    after = (moved[middle + 1 + window] - moved[middle + 1]) / window
+    # Mean velocities over the windows, each summed over its own steps (not read off a running
+    # sum): the same frames give the same figures to the last bit, wherever a feed's window
+    # of frames starts, so a live follower finds the very peaks the audit finds.
+    sums = sliding_window_view(np.nan_to_num(steps.velocity_mps), window, axis=0).sum(axis=-1)
+    before = sums[middle - window] / window
+    after = sums[middle + 1] / window
     change = np.zeros(n_steps)
     change[middle] = np.where(whole, np.hypot(*(after - before).T), 0.0)
-    # A touch's change fades to nothing a window away either side; half a window keeps the
-    # peak of a second touch soon after (a deflection of a pass) from hiding under the first.
-    reach = (window + 1) // 2
+    reach = plateau_frames(window)
     peak = (change >= MIN_CHANGE_MPS) & (change == maximum_filter1d(change, 2 * reach + 1))
-    found = np.flatnonzero(peak)
-    # Equal neighbours on a plateau are one touch.
-    return found[np.diff(found, prepend=-reach - 1) > reach]
+    return np.flatnonzero(peak)
+
+
+def one_per_plateau(peaks: Indices, window: int, previous: int | None = None) -> Indices:
+    """Equal neighbours on a plateau are one touch: the first of `peaks` (in order) that is
+    not within a plateau of the peak before it; `previous` is the last peak before these."""
+    reach = plateau_frames(window)
+    first = -reach - 1 if previous is None else previous
+    return peaks[np.diff(peaks, prepend=first) > reach]
 
 
 def _line_fits(t_s: Floats, xy_m: Floats, t_ref_s: Floats) -> tuple[Floats, Floats]:
@@ -313,6 +357,7 @@ def _how_played(
     who_confidence: Floats,
     height_m: Floats,
     dead_s: Floats,
+    before: Before | None,
 ) -> _HowPlayed:
     period = match.period[instants.step]
     event_index, event_player = _match_events(match, instants, players_m, period)
@@ -320,11 +365,12 @@ def _how_played(
     who = np.where(event_player >= 0, 1.0, who_confidence)
     sign = attack_signs(match, match.player_teams[player], period)
     half = match.pitch.half_length_m
+    react_s, travelled_m = _since_previous(instants.t_s, instants.ball_xy_m, period, before)
     flight = Flight(
         incoming_mps=instants.incoming_mps,
         outgoing_mps=instants.outgoing_mps,
-        react_s=_since_previous(instants.t_s, period),
-        travelled_m=_since_previous_m(instants.ball_xy_m, period),
+        react_s=react_s,
+        travelled_m=travelled_m,
         height_m=height_m,
     )
     deliberate = deliberate_probability(flight)
@@ -367,20 +413,22 @@ def _open_play_action(deliberate: float, shot: bool, stopped: bool) -> Action:
     return Action.RECEIVE if stopped else Action.PASS
 
 
-def _since_previous(t_s: Floats, period: np.ndarray) -> Floats:
-    """Time since the previous touch of the same period (the time to react); NaN for the first."""
-    out = np.full(len(t_s), np.nan)
+def _since_previous(
+    t_s: Floats, ball_xy_m: Floats, period: np.ndarray, before: Before | None
+) -> tuple[Floats, Floats]:
+    """Time since the previous touch of the same period (the time to react) and how far the
+    ball travelled from it; NaN for the first of a period."""
+    if before is not None:
+        t_s = np.concatenate([[before.t_s], t_s])
+        ball_xy_m = np.concatenate([before.ball_xy_m[None, :], ball_xy_m])
+        period = np.concatenate([[before.period], period])
+    react_s, travelled_m = np.full(len(t_s), np.nan), np.full(len(t_s), np.nan)
     same = period[1:] == period[:-1]
-    out[1:] = np.where(same, np.diff(t_s), np.nan)
-    return out
-
-
-def _since_previous_m(ball_xy_m: Floats, period: np.ndarray) -> Floats:
-    """How far the ball travelled from the previous touch of the same period."""
-    out = np.full(len(ball_xy_m), np.nan)
-    same = period[1:] == period[:-1]
-    out[1:] = np.where(same, np.hypot(*np.diff(ball_xy_m, axis=0).T), np.nan)
-    return out
+    react_s[1:] = np.where(same, np.diff(t_s), np.nan)
+    travelled_m[1:] = np.where(same, np.hypot(*np.diff(ball_xy_m, axis=0).T), np.nan)
+    if before is not None:  # the moment before is not one of these
+        return react_s[1:], travelled_m[1:]
+    return react_s, travelled_m
 
 
 def _match_events(

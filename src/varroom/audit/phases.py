@@ -17,6 +17,7 @@ team-mate sets up a new judgement).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,11 +26,11 @@ import numpy.typing as npt
 from varroom.audit.moments import OUT_MARGIN_M, Moments
 from varroom.law.offence import resets_offside
 from varroom.match.tracking import MatchTracking
-from varroom.model.situation import TouchKind, touch_kind
+from varroom.model.situation import Pitch, TouchKind, touch_kind
 
 GAP_S = 2.0
 
-_RESTARTS = (TouchKind.RESTART, TouchKind.EXEMPT_RESTART)
+RESTARTS = (TouchKind.RESTART, TouchKind.EXEMPT_RESTART)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,61 +50,127 @@ class Pair:
     involved: int
 
 
+class Chains:
+    """Possession chains cut one moment at a time (module docstring): `cut_phases` feeds it a
+    whole match's moments, a live follower feeds it each moment as it is found."""
+
+    def __init__(self) -> None:
+        self.moments: list[int] = []  # the open chain
+        self.players: list[int] = []  # who played each of its moments
+        self.period = 0
+        self.team = ""
+
+    def add(
+        self, moment: int, period: int, team: str, player: int, new_stretch: bool, kind: TouchKind
+    ) -> Phase | None:
+        """Moment `moment` joins a chain; the chain it closed, if it closed one."""
+        closed = None
+        if self.moments and (new_stretch or (team != self.team and resets_offside(kind))):
+            closed = self.close()
+        if not self.moments:
+            self.period, self.team = period, team
+        if len(self.moments) >= 2 and self.players[-1] == self.players[-2] == player:
+            # The same player again: only his first and last touches count.
+            self.moments[-1] = moment
+        else:
+            self.moments.append(moment)
+            self.players.append(player)
+        return closed
+
+    def close(self) -> Phase | None:
+        """The open chain as a phase (None when there is none); the next moment starts anew."""
+        if not self.moments:
+            return None
+        phase = Phase(self.period, self.team, tuple(self.moments))
+        self.moments, self.players = [], []
+        return phase
+
+
 def cut_phases(match: MatchTracking, moments: Moments) -> list[Phase]:
     """Every possession chain of the match (module docstring)."""
     teams = match.player_teams[moments.player]
     kinds = [touch_kind(action) for action in moments.actions]
     new_stretch = _stretch_starts(match, moments, kinds)
-    phases: list[Phase] = []
-    chain: list[int] = []
+    chains = Chains()
+    phases = []
     for i in range(len(moments)):
-        team = teams[i]
-        if chain and (new_stretch[i] or (team != teams[chain[0]] and resets_offside(kinds[i]))):
-            phases.append(Phase(int(moments.period[chain[0]]), str(teams[chain[0]]), tuple(chain)))
-            chain = []
-        player = moments.player[i]
-        if len(chain) >= 2 and moments.player[chain[-1]] == moments.player[chain[-2]] == player:
-            chain[-1] = i  # the same player again: only his first and last touches count
-        else:
-            chain.append(i)
-    if chain:
-        phases.append(Phase(int(moments.period[chain[0]]), str(teams[chain[0]]), tuple(chain)))
-    return phases
+        closed = chains.add(
+            i,
+            int(moments.period[i]),
+            str(teams[i]),
+            int(moments.player[i]),
+            bool(new_stretch[i]),
+            kinds[i],
+        )
+        if closed is not None:
+            phases.append(closed)
+    last = chains.close()
+    return phases if last is None else [*phases, last]
+
+
+def stretch_breaks(
+    t_s: npt.NDArray[np.float64],
+    ball_m: npt.NDArray[np.float64],
+    pitch: Pitch,
+    seen_before_s: float | None = None,
+) -> npt.NDArray[np.bool_]:
+    """(T,) frames no stretch of play runs across: the ball out of the field, or seen again
+    after `GAP_S` or more unseen. `seen_before_s`: when the ball was last seen before these
+    frames (a live feed sees them a few at a time)."""
+    ball = ball_m[:, :2]
+    seen = ~np.isnan(ball).any(axis=1)
+    out = seen & (
+        (np.abs(ball[:, 0]) > pitch.half_length_m + OUT_MARGIN_M)
+        | (np.abs(ball[:, 1]) > pitch.half_width_m + OUT_MARGIN_M)
+    )
+    seen_at = np.flatnonzero(seen)
+    seen_t = t_s[seen_at]
+    if seen_before_s is not None:
+        seen_t = np.concatenate([[seen_before_s], seen_t])
+    else:
+        seen_at = seen_at[1:]
+    after_gap = np.zeros(len(ball), dtype=bool)
+    after_gap[seen_at] = np.diff(seen_t) >= GAP_S
+    breaks: npt.NDArray[np.bool_] = out | after_gap
+    return breaks
 
 
 def _stretch_starts(
     match: MatchTracking, moments: Moments, kinds: list[TouchKind]
 ) -> npt.NDArray[np.bool_]:
     """(N,) whether each moment starts a new stretch of play."""
-    ball = match.ball_m[:, :2]
-    seen = ~np.isnan(ball).any(axis=1)
-    out = seen & (
-        (np.abs(ball[:, 0]) > match.pitch.half_length_m + OUT_MARGIN_M)
-        | (np.abs(ball[:, 1]) > match.pitch.half_width_m + OUT_MARGIN_M)
-    )
-    seen_at = np.flatnonzero(seen)
-    after_gap = np.zeros(len(ball), dtype=bool)
-    after_gap[seen_at[1:]] = np.diff(match.t_s[seen_at]) >= GAP_S
-    broken = np.concatenate([[0], np.cumsum(out | after_gap)])
+    breaks = stretch_breaks(match.t_s, match.ball_m, match.pitch)
+    broken = np.concatenate([[0], np.cumsum(breaks)])
     frame = moments.frame
     starts = np.ones(len(moments), dtype=bool)
     # Frames after the previous moment's instant up to this one's.
     between = broken[frame[1:] + 1] - broken[frame[:-1] + 1]
     starts[1:] = (moments.period[1:] != moments.period[:-1]) | (between > 0)
-    starts |= np.array([kind in _RESTARTS for kind in kinds], dtype=bool)
+    starts |= np.array([kind in RESTARTS for kind in kinds], dtype=bool)
     return starts
+
+
+def judged_position(players: Sequence[int], teams: Sequence[str], team: str) -> int | None:
+    """The position in a phase's moments (who played each, of which team) of the play the
+    last one is judged at: the previous touch by `team`, when he is a different team-mate;
+    None when the last is not `team`'s or has no such play before it."""
+    if teams[-1] != team:
+        return None
+    for position in range(len(players) - 2, -1, -1):
+        if teams[position] == team:
+            return position if players[position] != players[-1] else None
+    return None
 
 
 def pairs(phases: list[Phase], moments: Moments, match: MatchTracking) -> list[Pair]:
     """Every attacker's touch with the team-mate's play he is judged at (module docstring)."""
-    teams = match.player_teams[moments.player]
+    teams = [str(team) for team in match.player_teams[moments.player]]
     found: list[Pair] = []
     for index, phase in enumerate(phases):
-        last: int | None = None
-        for position, moment in enumerate(phase.moments):
-            if teams[moment] != phase.team:
-                continue
-            if last is not None and moments.player[phase.moments[last]] != moments.player[moment]:
-                found.append(Pair(index, last, position))
-            last = position
+        players = [int(moments.player[m]) for m in phase.moments]
+        in_phase = [teams[m] for m in phase.moments]
+        for position in range(1, len(players)):
+            judged = judged_position(players[: position + 1], in_phase[: position + 1], phase.team)
+            if judged is not None:
+                found.append(Pair(index, judged, position))
     return found

@@ -76,7 +76,7 @@ def audit_tracking(match: MatchTracking, progress: Progress | None = None) -> Au
         )
     ]
     tracking, unseen = tracking_of(match)
-    builder = _Situations(match, moments, tracking)
+    builder = Situations(match, moments, tracking)
     incidents: list[Incident] = []
     undecidable: list[Incident] = []
     over: set[int] = set()  # phases that ended in an offence
@@ -100,7 +100,7 @@ def audit_tracking(match: MatchTracking, progress: Progress | None = None) -> Au
     )
 
 
-class _Situations:
+class Situations:
     """Situations and incidents from the moments of one match."""
 
     def __init__(self, match: MatchTracking, moments: Moments, tracking: Tracking) -> None:

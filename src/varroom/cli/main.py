@@ -17,6 +17,8 @@ _LAZY_COMMANDS = {
     "check": ("varroom.cli.check", "check"),
     "audit": ("varroom.cli.audit", "audit"),
     "examples": ("varroom.cli.examples", "examples"),
+    "replay": ("varroom.cli.replay", "replay"),
+    "live": ("varroom.cli.live", "live"),
 }
 
 

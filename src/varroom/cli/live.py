@@ -1,0 +1,78 @@
+"""`varroom live [--source -|tcp://host:port] [--room URL] [--json]`: alerts as a match is played."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from varroom.audit.model import clock
+from varroom.errors import InputError
+from varroom.live.feed import alert_situation, follow, source_lines
+from varroom.live.follower import Alert
+from varroom.live.room import RoomError, post_situation
+from varroom.live.stream import Header, LineError
+
+
+@click.command("live")
+@click.option(
+    "--source",
+    default="-",
+    show_default=True,
+    help="The frame stream: - for standard input, or tcp://host:port.",
+)
+@click.option(
+    "--room",
+    metavar="URL",
+    default=None,
+    help="Queue every alert in the review room running at URL (varroom serve).",
+)
+@click.option(
+    "--room-token",
+    envvar="VARROOM_TOKEN",
+    default=None,
+    metavar="TOKEN",
+    help="The review room's token, if it has one. Also VARROOM_TOKEN.",
+)
+@click.option("--json", "as_json", is_flag=True, help="One JSON line per alert (the spec's).")
+def live(source: str, room: str | None, room_token: str | None, as_json: bool) -> None:
+    """Follow a live frame stream (docs/formats/frames.md) and alert on every offside offence
+    the moment it is decidable."""
+
+    def on_alert(alert: Alert, header: Header) -> None:
+        situation = alert_situation(alert, header)
+        if as_json:
+            click.echo(json.dumps(alert.to_dict(situation), ensure_ascii=False, allow_nan=False))
+        else:
+            click.echo(_line(alert))
+        if room is not None:
+            try:
+                post_situation(room, situation, room_token)
+            except RoomError as error:
+                click.echo(
+                    f"varroom live: the review room did not take the alert: {error}", err=True
+                )
+
+    def on_invalid(error: LineError) -> None:
+        click.echo(f"varroom live: {source}: {error} (skipped)", err=True)
+
+    outcome = follow(source_lines(source), on_alert, on_invalid, source)
+    counts = outcome.counts
+    if counts is None:
+        raise InputError(source, "", "no header: nothing to follow")
+    click.echo(
+        f"varroom live: {outcome.match}: {counts.frames} frames, {counts.moments} moments of "
+        f"play, {counts.alerts} alerts; dropped {counts.duplicates} duplicate and "
+        f"{counts.late} late frames, skipped {outcome.invalid_lines} invalid lines.",
+        err=True,
+    )
+
+
+def _line(alert: Alert) -> str:
+    incident = alert.incident
+    verdict = incident.verdict
+    margin = "" if verdict.margin_m is None else f", {verdict.margin_m:.2f} m beyond"
+    return (
+        f"{clock(incident.period, alert.involved_t_s)} offside: {verdict.offender}{margin}"
+        f" (decided {alert.detected_after_s:.2f} s after he became involved)"
+    )

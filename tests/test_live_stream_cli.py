@@ -1,0 +1,323 @@
+"""The frame stream on the wire: written and read back bit for bit, invalid lines reported
+and skipped, `varroom replay` into `varroom live` (a pipe, a TCP port that drops and comes
+back), and alerts queued in a running review room."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from conftest import SHARED_DATA
+from varroom.audit.run import audit_match
+from varroom.cli.main import cli
+from varroom.live.feed import follow, tcp_lines
+from varroom.live.replay import match_lines, paced
+from varroom.live.stream import End, Frame, Header, StreamReader, match_items
+from varroom.match import load_match
+from varroom.match.tracking import MatchEvent, MatchTracking
+from varroom.synthetic.match import SyntheticConfig, synthetic_match
+
+FILES = Path(__file__).parent / "files"
+
+
+@pytest.fixture(scope="module")
+def first_half() -> MatchTracking:
+    """The first period of a short synthetic match with event data and a planted offence."""
+    match = synthetic_match(
+        SyntheticConfig(seed=5, period_s=240.0, incidents_per_kind=1, with_events=True)
+    ).match
+    keep = match.period == 1
+    return type(match)(
+        **{
+            **{name: getattr(match, name) for name in match.__dataclass_fields__},
+            "t_s": match.t_s[keep],
+            "period": match.period[keep],
+            "ball_m": match.ball_m[keep],
+            "players_m": match.players_m[keep],
+            "events": tuple(e for e in match.events if e.period == 1),
+        }
+    )
+
+
+@pytest.fixture(scope="module")
+def stream_file(first_half: MatchTracking, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("stream") / "first-half.jsonl"
+    path.write_text("".join(line + "\n" for _, _, line in match_lines(first_half)))
+    return path
+
+
+def offences(match: MatchTracking) -> list[tuple[str | None, float]]:
+    return [
+        (i.verdict.offender, round(i.verdict.margin_m or 0.0, 3))
+        for i in audit_match(match).incidents
+    ]
+
+
+def test_a_match_streamed_and_read_back_is_the_same_to_the_last_bit(
+    first_half: MatchTracking,
+) -> None:
+    reader = StreamReader()
+    lines = [line for _, _, line in match_lines(first_half)]
+    read = [reader.read(line) for line in lines]
+    direct = list(match_items(first_half))
+    assert len(read) == len(direct)
+    assert isinstance(read[0], Header) and read[0] == direct[0]
+    assert isinstance(read[-1], End)
+    frames = 0
+    for got, want in zip(read[1:-1], direct[1:-1], strict=True):
+        if isinstance(want, Frame):
+            assert isinstance(got, Frame)
+            assert (got.period, got.t_s) == (want.period, want.t_s)
+            np.testing.assert_array_equal(got.ball_m, want.ball_m)
+            np.testing.assert_array_equal(got.players_m, want.players_m)
+            frames += 1
+        else:
+            assert isinstance(got, MatchEvent) and isinstance(want, MatchEvent)
+            assert (got.period, got.t_s, got.kind, got.player) == (
+                want.period,
+                want.t_s,
+                want.kind,
+                want.player,
+            )
+    assert frames == len(first_half.t_s)
+    assert any(np.isnan(f.ball_m[0]) for f in read if isinstance(f, Frame))  # dropouts
+
+
+HEADER = {
+    "kind": "header",
+    "match": "A v B",
+    "fps": 25,
+    "players": [{"id": "a1", "team": "A"}, {"id": "b1", "team": "B", "goalkeeper": True}],
+    "attack": {"A": {"1": "+x"}, "B": {"1": "-x"}},
+}
+
+
+def test_invalid_lines_are_reported_with_their_number_and_skipped(runner: CliRunner) -> None:
+    good = {"kind": "frame", "period": 1, "t": 0.0, "ball": [0, 0], "players": {"a1": [1, 2]}}
+    lines = [
+        json.dumps(good),  # 1: before the header
+        json.dumps(HEADER),
+        "{not json",
+        json.dumps({"kind": "frame", "t": 0.04, "players": {}}),  # no period
+        json.dumps({**good, "t": 0.08, "players": {"zz": [1, 2]}}),  # nobody of the header
+        json.dumps({**good, "t": 0.12, "ball": [1, 2, 3, 4]}),
+        json.dumps({"kind": "event", "period": 1, "t": 0.1, "type": "dance"}),
+        json.dumps({"kind": "goal"}),
+        "[1, 2]",
+        json.dumps({**good, "t": 0.16}),  # fine
+        "",
+        json.dumps({"kind": "end"}),
+    ]
+    result = runner.invoke(cli, ["live"], input="\n".join(lines) + "\n")
+    assert result.exit_code == 0, result.stderr
+    reported = [line for line in result.stderr.splitlines() if "(skipped)" in line]
+    numbers = [int(line.split("line ")[1].split(":")[0]) for line in reported]
+    assert numbers == [1, 3, 4, 5, 6, 7, 8, 9]
+    assert "$.period: missing" in reported[2]
+    assert "$.players.zz: not a player of the header" in reported[3]
+    assert "skipped 8 invalid lines" in result.stderr
+    assert "1 frames" in result.stderr
+
+
+def test_a_stream_without_a_header_is_an_input_error(runner: CliRunner) -> None:
+    result = runner.invoke(cli, ["live"], input='{"kind": "end"}\n')
+    assert result.exit_code == 2
+    assert result.stderr.strip() == "varroom: -: no header: nothing to follow"
+
+
+def test_replay_into_live_gives_the_audits_offences(
+    runner: CliRunner, stream_file: Path, first_half: MatchTracking
+) -> None:
+    replayed = runner.invoke(cli, ["replay", str(stream_file), "--speed", "0"])
+    assert replayed.exit_code == 0, replayed.stderr
+    assert replayed.stdout == stream_file.read_text()
+    result = runner.invoke(cli, ["live", "--json"], input=replayed.stdout)
+    assert result.exit_code == 0, result.stderr
+    alerts = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [(a["offender"], round(a["margin_m"], 3)) for a in alerts] == offences(first_half)
+    assert len(alerts) >= 1
+    for alert in alerts:
+        assert alert["kind"] == "alert" and alert["decision"] == "offside"
+        assert alert["situation"]["touches"][-1]["player"] == alert["offender"]
+        assert alert["compute_ms"] > 0 and alert["detected_after_s"] > 0
+
+
+def test_replay_reads_a_provider(runner: CliRunner, tmp_path: Path) -> None:
+    meta = SHARED_DATA / "skillcorner-opendata-2417" / "match_data.json"
+    if not meta.is_file():
+        pytest.skip("the shared SkillCorner data is not here")
+    result = runner.invoke(
+        cli,
+        [
+            "replay",
+            "skillcorner",
+            "--meta-data",
+            str(meta),
+            "--raw-data",
+            str(FILES / "skillcorner_2417_frames.json"),
+            "--speed",
+            "0",
+        ],
+    )
+    assert result.exit_code == 0, result.stderr
+    reader = StreamReader()
+    items = [reader.read(line) for line in result.stdout.splitlines()]
+    header = items[0]
+    assert (
+        isinstance(header, Header) and header.fps == 10 and header.provider.value == "skillcorner"
+    )
+    assert not header.events
+    loaded = load_match(
+        "skillcorner", meta_data=meta, raw_data=FILES / "skillcorner_2417_frames.json"
+    )
+    assert sum(isinstance(item, Frame) for item in items) == len(loaded.t_s) > 0
+    assert isinstance(items[-1], End)
+
+
+def test_replay_keeps_the_matchs_own_clock() -> None:
+    now = [0.0]
+    waits: list[float] = []
+
+    def sleep(seconds: float) -> None:
+        waits.append(seconds)
+        now[0] += seconds
+
+    lines = [
+        (0, 0.0, "h"),
+        *((1, k / 25, f"f{k}") for k in range(50)),
+        (2, 0.0, "g"),
+        (2, 1.0, "k"),
+    ]
+    assert list(paced(lines, 2.0, clock=lambda: now[0], sleep=sleep))[-1] == "k"
+    # 49 frame intervals and a second of the second period, at twice real speed; the
+    # half-time break is not waited for.
+    assert now[0] == pytest.approx((49 / 25 + 1.0) / 2)
+
+
+@contextmanager
+def feed_server(parts: list[list[str]]) -> Iterator[int]:
+    """A TCP feed on loopback sending each part on a connection of its own, then closing it."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+
+    def run() -> None:
+        for part in parts:
+            connection, _ = server.accept()
+            with connection:
+                connection.sendall("".join(line + "\n" for line in part).encode())
+            time.sleep(0.3)  # the feed is down a while
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    try:
+        yield server.getsockname()[1]
+    finally:
+        thread.join(timeout=10)
+        server.close()
+
+
+def test_a_tcp_feed_that_stops_and_resumes(first_half: MatchTracking) -> None:
+    lines = [line for _, _, line in match_lines(first_half)]
+    header, body = lines[0], lines[1:]
+    middle = len(body) // 2
+    # The feed drops mid-line and comes back with its header again.
+    parts = [[header, *body[:middle], body[middle][:40]], [header, *body[middle + 1 :]]]
+    problems: list[str] = []
+    with feed_server(parts) as port:
+        outcome = follow(
+            tcp_lines("127.0.0.1", port, reconnect_s=5.0),
+            lambda alert, header: None,
+            lambda error: problems.append(str(error)),
+        )
+    assert len(problems) == 1 and "not JSON" in problems[0]  # the line cut in two
+    got = [
+        (a.incident.verdict.offender, round(a.incident.verdict.margin_m or 0, 3))
+        for a in outcome.alerts
+    ]
+    assert got == offences(first_half)
+
+
+# -- the review room -------------------------------------------------------------------------
+
+TOKEN = "live-test-token"
+
+
+@contextmanager
+def room(data: Path) -> Iterator[str]:
+    """A review room served by uvicorn in a thread, on a free loopback port."""
+    uvicorn = pytest.importorskip("uvicorn")
+    from varroom.serve import create_app
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    server = uvicorn.Server(
+        uvicorn.Config(create_app(None, TOKEN, data), log_level="warning", lifespan="on")
+    )
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        sock.close()
+
+
+def _get(url: str) -> Any:
+    import urllib.request
+
+    request = urllib.request.Request(url, headers={"authorization": f"Bearer {TOKEN}"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
+
+
+def live_into(runner: CliRunner, url: str, token: str, stream_file: Path) -> Any:
+    """`varroom live --json --room URL` over a stream file."""
+    return runner.invoke(
+        cli, ["live", "--json", "--room", url, "--room-token", token], input=stream_file.read_text()
+    )
+
+
+def test_live_queues_every_alert_in_the_review_room(
+    runner: CliRunner, stream_file: Path, tmp_path: Path
+) -> None:
+    with room(tmp_path / "room") as url:
+        result = live_into(runner, url, TOKEN, stream_file)
+        assert result.exit_code == 0, result.stderr
+        assert "review room" not in result.stderr
+        alerts = [json.loads(line) for line in result.stdout.splitlines()]
+        queue = _get(f"{url}/api/situations")
+        assert len(queue) == len(alerts) >= 1
+        for item in queue:
+            detail = _get(f"{url}/api/situations/{item['id']}")
+            assert detail["verdict"]["offence"] is True
+        offenders = sorted(
+            _get(f"{url}/api/situations/{item['id']}")["verdict"]["offender"] for item in queue
+        )
+        assert offenders == sorted(alert["offender"] for alert in alerts)
+
+
+def test_a_room_that_refuses_is_reported_and_the_run_goes_on(
+    runner: CliRunner, stream_file: Path, tmp_path: Path
+) -> None:
+    with room(tmp_path / "room") as url:
+        result = live_into(runner, url, "wrong", stream_file)
+    assert result.exit_code == 0
+    alerts = result.stdout.splitlines()
+    refused = [line for line in result.stderr.splitlines() if "did not take the alert" in line]
+    assert len(refused) == len(alerts) >= 1
+    assert "HTTP 401" in refused[0]
