@@ -253,7 +253,7 @@ ROWS = [
     ),
     (
         "live_speed50_wall_s",
-        "live: `varroom replay --speed 50 | varroom live`, 90 min, wall (s)",
+        "live: 90-min `varroom replay --speed 50` piped into `varroom live`, wall (s)",
         "reference_live_speed50_match_s",
         "1x (keeps up)",
     ),
