@@ -16,15 +16,35 @@ from typing import Any
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 
 from conftest import SHARED_DATA
 from varroom.audit.run import audit_match
 from varroom.cli.main import cli
 from varroom.live.feed import follow, tcp_lines
 from varroom.live.replay import match_lines, paced
-from varroom.live.stream import End, Frame, Header, StreamReader, match_items
+from varroom.live.stream import (
+    End,
+    Frame,
+    Header,
+    StreamReader,
+    frame_line,
+    header_line,
+    match_items,
+)
 from varroom.match import load_match
-from varroom.match.tracking import MatchEvent, MatchTracking
+from varroom.match.tracking import (
+    DirectionSource,
+    MatchEvent,
+    MatchTracking,
+    PitchSource,
+    Provider,
+    Team,
+    TeamAttack,
+)
+from varroom.model.situation import Direction, Pitch
 from varroom.synthetic.match import SyntheticConfig, synthetic_match
 
 FILES = Path(__file__).parent / "files"
@@ -93,6 +113,63 @@ def test_a_match_streamed_and_read_back_is_the_same_to_the_last_bit(
     assert any(np.isnan(f.ball_m[0]) for f in read if isinstance(f, Frame))  # dropouts
 
 
+coordinate = st.floats(-80, 80, allow_nan=False, width=32) | st.just(float("nan"))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    t_s=st.floats(0, 3000, allow_nan=False),
+    period=st.integers(1, 5),
+    ball=arrays(np.float64, 3, elements=st.floats(-60, 60, allow_nan=False)),
+    ball_seen=st.sampled_from(["xyz", "xy", "none"]),
+    players=arrays(np.float32, (4, 2), elements=coordinate),
+)
+def test_any_frame_reads_back_as_it_was_written(
+    t_s: float, period: int, ball: np.ndarray, ball_seen: str, players: np.ndarray
+) -> None:
+    """Whatever the numbers, a frame written and read back is the same frame: unseen players
+    stay unseen, an unseen ball or height stays unseen, every float keeps every bit."""
+    players[np.isnan(players).any(axis=1)] = np.nan  # a player is seen whole or not at all
+    if ball_seen != "xyz":
+        ball[2] = np.nan
+    if ball_seen == "none":
+        ball[:] = np.nan
+    match = _one_frame_match(t_s, period, ball, players)
+    reader = StreamReader()
+    assert isinstance(reader.read(header_line(match)), Header)
+    frame = reader.read(frame_line(match, 0, [str(pid) for pid in match.player_ids]))
+    assert isinstance(frame, Frame)
+    assert (frame.period, frame.t_s) == (period, t_s)
+    np.testing.assert_array_equal(frame.ball_m, ball)
+    np.testing.assert_array_equal(frame.players_m, players)
+
+
+def _one_frame_match(
+    t_s: float, period: int, ball: np.ndarray, players: np.ndarray
+) -> MatchTracking:
+    teams = (Team("h", "H"), Team("a", "A"))
+    return MatchTracking(
+        provider=Provider.SYNTHETIC,
+        pitch=Pitch(),
+        pitch_source=PitchSource.METADATA,
+        teams=teams,
+        attack=tuple(
+            TeamAttack(team.id, period, direction, DirectionSource.METADATA)
+            for team, direction in zip(teams, Direction, strict=True)
+        ),
+        frame_rate_hz=25.0,
+        t_s=np.array([t_s]),
+        period=np.array([period], dtype=np.int8),
+        ball_m=ball[None, :],
+        players_m=players[None, :, :],
+        player_ids=np.array(["h1", "h2", "a1", "a2"]),
+        player_names=(None,) * 4,
+        player_numbers=(None,) * 4,
+        player_teams=np.array(["h", "h", "a", "a"]),
+        goalkeeper=np.zeros(4, dtype=bool),
+    )
+
+
 HEADER = {
     "kind": "header",
     "match": "A v B",
@@ -150,6 +227,10 @@ def test_replay_into_live_gives_the_audits_offences(
         assert alert["kind"] == "alert" and alert["decision"] == "offside"
         assert alert["situation"]["touches"][-1]["player"] == alert["offender"]
         assert alert["compute_ms"] > 0 and alert["detected_after_s"] > 0
+    said = runner.invoke(cli, ["live"], input=replayed.stdout)
+    assert [line.split(" offside: ")[1].split(",")[0] for line in said.stdout.splitlines()] == [
+        alert["offender"] for alert in alerts
+    ]
 
 
 def test_replay_reads_a_provider(runner: CliRunner, tmp_path: Path) -> None:
