@@ -191,6 +191,8 @@ def test_invalid_lines_are_reported_with_their_number_and_skipped(runner: CliRun
         json.dumps({"kind": "event", "period": 1, "t": 0.1, "type": "dance"}),
         json.dumps({"kind": "goal"}),
         "[1, 2]",
+        '{"kind": "frame", "period": 1, "t": 1' + "0" * 400 + ', "players": {}}',
+        '{"kind": "frame", "period": 1, "t": 0.14, "players": {"\\ud800": [1, 2]}}',
         json.dumps({**good, "t": 0.16}),  # fine
         "",
         json.dumps({"kind": "end"}),
@@ -199,10 +201,11 @@ def test_invalid_lines_are_reported_with_their_number_and_skipped(runner: CliRun
     assert result.exit_code == 0, result.stderr
     reported = [line for line in result.stderr.splitlines() if "(skipped)" in line]
     numbers = [int(line.split("line ")[1].split(":")[0]) for line in reported]
-    assert numbers == [1, 3, 4, 5, 6, 7, 8, 9]
+    assert numbers == [1, 3, 4, 5, 6, 7, 8, 9, 10, 11]
     assert "$.period: missing" in reported[2]
     assert "$.players.zz: not a player of the header" in reported[3]
-    assert "skipped 8 invalid lines" in result.stderr
+    assert "too large" in reported[8] and "\\ud800" in reported[9]
+    assert "skipped 10 invalid lines" in result.stderr
     assert "1 frames" in result.stderr
 
 

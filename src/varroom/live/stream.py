@@ -100,7 +100,9 @@ class LineError:
     problem: str
 
     def __str__(self) -> str:
-        return f"line {self.line}: {self.problem}"
+        # A lone surrogate from the JSON must not stop the report on its way to stderr.
+        text = f"line {self.line}: {self.problem}"
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 # -- reading ---------------------------------------------------------------------------------
@@ -130,6 +132,8 @@ class StreamReader:
         except InputError as error:
             where = f"{error.where}: " if error.where and error.where != "$" else ""
             return LineError(self.line, f"{where}{error.problem}")
+        except OverflowError:
+            return LineError(self.line, "a number too large for a coordinate or a time")
 
     def _item(self, data: Any) -> Item:
         reader = JsonReader(self.source)
