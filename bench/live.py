@@ -30,8 +30,9 @@ from varroom.audit.model import Audit
 from varroom.audit.run import audit_match
 from varroom.live.follower import Alert, LiveFollower
 from varroom.live.replay import match_lines
-from varroom.live.stream import Header, StreamReader, match_items
+from varroom.live.stream import End, Frame, Header, StreamReader, match_items
 from varroom.match import MatchTracking, load_match
+from varroom.match.tracking import MatchEvent
 from varroom.synthetic.match import SyntheticConfig, synthetic_match
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,9 +64,9 @@ def follow_lines(path: Path) -> tuple[list[Alert], LiveFollower, float, float]:
             if isinstance(item, Header):
                 follower = LiveFollower(item)
                 continue
-            assert follower is not None and item is not None and not isinstance(item, str)
+            assert follower is not None and isinstance(item, Frame | MatchEvent | End)
             before = time.process_time()
-            alerts += follower.feed(item)  # type: ignore[arg-type]
+            alerts += follower.feed(item)
             following += time.process_time() - before
     total = time.process_time() - start
     assert follower is not None
