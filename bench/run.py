@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
 from audit_tracking import bench_audit, bench_audit_skillcorner  # noqa: E402
+from ball_line import bench_ball_line  # noqa: E402
 from match_load import bench_load_skillcorner  # noqa: E402
 from pictures import bench_pictures  # noqa: E402
 from serve_load import bench_recompute, bench_review_room  # noqa: E402
@@ -100,6 +101,7 @@ def bench_room() -> dict[str, float]:
 
 SECTIONS: list[Callable[[], dict[str, Any]]] = [
     bench_judge,
+    bench_ball_line,
     bench_cli,
     bench_load_skillcorner,
     bench_audit,
@@ -122,6 +124,18 @@ ROWS = [
         "parse_situation_ms_median",
         "`parse_situation()` median, same file (ms)",
         "reference_json_loads_ms_median",
+        "",
+    ),
+    (
+        "ball_line_decision_ms_median",
+        "ball-line decision, 500 Hz track of 1 s, median of 7 interleaved runs (ms)",
+        "reference_ball_line_json_loads_ms_median",
+        "<= 1 ms",
+    ),
+    (
+        "ball_line_parse_ms_median",
+        "`parse_ball_line()` median, same file (ms)",
+        "reference_ball_line_json_loads_ms_median",
         "",
     ),
     (

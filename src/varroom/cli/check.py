@@ -12,6 +12,7 @@ import click
 from varroom.engine.judge import judge
 from varroom.engine.policy import Policy
 from varroom.errors import InputError
+from varroom.formats.ball_line_json import is_ball_line
 from varroom.formats.situation_json import load_situation
 
 # Each picture `check` can write: its help, and where its writer lives, imported only when
@@ -67,8 +68,10 @@ def check(
     policy_text: str,
     **pictures: Path | None,
 ) -> None:
-    """Judge one situation FILE under Law 11."""
+    """Judge one situation FILE under Law 11 (or a ball line under Laws 9 and 10)."""
     policy = Policy.parse(policy_text)
+    if _check_ball_line(file, as_json, policy, broadcast, pictures):
+        return
     situation = load_situation(file)
     if broadcast is not None and situation.camera is None:
         raise InputError(file, "$.camera", "missing: --broadcast needs a camera (docs/pictures.md)")
@@ -88,3 +91,19 @@ def check(
         from varroom.pictures.broadcast import write_broadcast
 
         write_broadcast(situation, verdict, situation.camera, broadcast)
+
+
+def _check_ball_line(
+    file: Path,
+    as_json: bool,
+    policy: Policy,
+    broadcast: Path | None,
+    pictures: dict[str, Path | None],
+) -> bool:
+    """A file of kind `ball_line` goes to its own judge and printer; False for any other."""
+    if not is_ball_line(file):
+        return False
+    from varroom.cli.ball_line import check_ball_line
+
+    check_ball_line(file, as_json, policy, {**pictures, "broadcast": broadcast})
+    return True
