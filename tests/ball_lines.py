@@ -70,6 +70,14 @@ def _crossing(peak_m: float, peak_s: float, pull_mps2: float) -> float | None:
 # short, the path 0.4 mm over.
 CURL_PEAK_S = 0.4987
 CURL_PULL_MPS2 = 12.0
+# A curl of constant curvature (20 m/s on a 50 m radius), which no quadratic fits exactly.
+ARC_SPEED_MPS, ARC_RADIUS_M, ARC_PEAK_M = 20.0, 50.0, 0.001
+
+
+def _arc_angle(t: np.ndarray) -> np.ndarray:
+    return ARC_SPEED_MPS * (t - CURL_PEAK_S) / ARC_RADIUS_M
+
+
 FLIGHTS = (
     Flight(
         "straight, rolling over",
@@ -116,6 +124,16 @@ FLIGHTS = (
         duration_s=1.0,
         margin_m=0.0004,
         crossed_at_s=_crossing(0.0004, CURL_PEAK_S, CURL_PULL_MPS2),
+    ),
+    Flight(
+        "curling on a circle, path over between samples",
+        u=lambda t: ARC_PEAK_M - ARC_RADIUS_M * (1 - np.cos(_arc_angle(t))),
+        w=lambda t: ARC_RADIUS_M * np.sin(_arc_angle(t)),
+        z=lambda t: 0.6 + 0 * t,
+        duration_s=1.0,
+        margin_m=ARC_PEAK_M,
+        crossed_at_s=CURL_PEAK_S
+        - ARC_RADIUS_M / ARC_SPEED_MPS * float(np.arccos(1 - ARC_PEAK_M / ARC_RADIUS_M)),
     ),
     Flight(
         "curling back, path short between samples",

@@ -3,7 +3,7 @@
 The fit (docs/ball-line.md): around every interior sample k, the quadratic per axis through
 samples k-1, k, k+1 (any spacing), p_k(tau) = v_k + b_k tau + a_k tau^2 with tau = t - t_k. It
 is exact for a ball with constant acceleration over two sample intervals (straight, a parabola
-in the air, a curl with constant sideways pull), and off by about |v'''| h^3 / 27 otherwise: a
+in the air, a curl with constant sideways pull), and off by about |v'''| h^3 / 16 otherwise: a
 hundredth of a millimetre for a hard-curling shot at 25 Hz. The path's furthest point past a
 line is the largest of the samples and of the vertices of the concave quadratics around local
 maxima of the samples: a ball that crosses and curls back between two samples is caught by the
