@@ -1,4 +1,5 @@
-"""A ball-line decision on a 500 Hz track of 1 s, beside `json.loads` of the same file."""
+"""A ball-line decision on a 500 Hz track of 1 s, beside `json.loads` of the same file; the
+ball-out scan of a synthetic 90-min 25 Hz match after loading."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from collections.abc import Callable
 import numpy as np
 
 import varroom
+from varroom.audit.ball_out import scan_ball_out
+from varroom.synthetic.match import SyntheticConfig, synthetic_match
 
 RUNS = 7
 CALLS = 200
@@ -42,7 +45,14 @@ def bench_ball_line() -> dict[str, float]:
         decide.append(_median_ms(lambda: varroom.judge_ball_line(case)))
         parse.append(_median_ms(lambda: varroom.parse_ball_line(text)))
         reference.append(_median_ms(lambda: json.loads(text)))
+    match = synthetic_match(SyntheticConfig(seed=0, with_events=False)).match
+    scan = []
+    for _ in range(RUNS):
+        start = time.perf_counter()
+        scan_ball_out(match)
+        scan.append(time.perf_counter() - start)
     return {
+        "ball_out_scan_s_90min_25hz": statistics.median(scan),
         "ball_line_decision_ms_median": statistics.median(decide),
         "ball_line_parse_ms_median": statistics.median(parse),
         "reference_ball_line_json_loads_ms_median": statistics.median(reference),

@@ -133,6 +133,12 @@ ROWS = [
         "<= 1 ms",
     ),
     (
+        "ball_out_scan_s_90min_25hz",
+        "ball-out and goal-line scan of a synthetic 90-min 25 Hz match after loading (s)",
+        "reference_nanargmin_nearest_player_s",
+        "<= 0.2 s",
+    ),
+    (
         "ball_line_parse_ms_median",
         "`parse_ball_line()` median, same file (ms)",
         "reference_ball_line_json_loads_ms_median",

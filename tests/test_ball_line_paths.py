@@ -73,3 +73,14 @@ def test_the_first_line_crossed_decides_at_a_corner():
     assert verdict.line is Line.TOUCHLINE_PLUS_Y
     assert verdict.decision is BallLineDecision.OUT_OF_PLAY
     assert verdict.crossed_at_t_s == pytest.approx((34.11 - 33.5) / 2.0)
+
+
+def test_a_jump_in_the_tracking_beside_the_line_is_not_a_path_over_it():
+    # The ball rests 10 cm short of the goal line, then the track jumps to midfield: a quadratic
+    # through the jump would peak metres past the line.
+    t = np.arange(10) / 25
+    x = np.where(t < 0.2, 52.5 + 0.11 - 0.10, 0.0)
+    rows = np.column_stack([t, x, 0 * t + 1.0, 0 * t + 0.11])
+    verdict = judge_ball_line(ball_line_from_dict(document(rows)))
+    assert verdict.decision is BallLineDecision.IN_PLAY
+    assert verdict.margin_m == pytest.approx(-0.10)

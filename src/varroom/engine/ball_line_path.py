@@ -6,8 +6,8 @@ is exact for a ball with constant acceleration over two sample intervals (straig
 in the air, a curl with constant sideways pull), and off by about |v'''| h^3 / 16 otherwise: a
 hundredth of a millimetre for a hard-curling shot at 25 Hz. The path's furthest point past a
 line is the largest of the samples and of the vertices of the concave quadratics around local
-maxima of the samples: a ball that crosses and curls back between two samples is caught by the
-vertex. The first moment wholly over is the root of the local quadratic in the first interval
+maxima of the samples, where the curvature is one a ball in flight can have: a ball that crosses
+and curls back between two samples is caught by the vertex. The first moment wholly over is the root of the local quadratic in the first interval
 where the path goes past the line.
 """
 
@@ -26,6 +26,10 @@ from varroom.model.situation import Pitch
 Floats = npt.NDArray[np.float64]
 
 LINES = tuple(Line)
+# Gravity, drag and spin give a ball in flight at most about 40 m/s^2 across a line. A local
+# quadratic that needs more is a kick, a bounce off the frame or a jump in the tracking: its
+# vertex says nothing about the path, and only the samples count there.
+SMOOTH_FLIGHT_MPS2 = 60.0
 _AXES = np.array([line.axis for line in LINES])
 _SIGNS = np.array([line.sign for line in LINES])
 
@@ -73,11 +77,17 @@ def fit_path(track: BallTrack) -> PathFit:
     return PathFit(track, a, slope_before + a * h1)
 
 
-def line_reaches(fit: PathFit, pitch: Pitch, ball_radius_m: float) -> tuple[LineReach, ...]:
-    """For each boundary line: the path's furthest point past it, and when it first got there."""
-    t, xyz = fit.track.t_s, fit.track.xyz_m
+def past_lines_m(xyz_m: Floats, pitch: Pitch, ball_radius_m: float) -> Floats:
+    """(N, 4): how far the ball's nearest point is past each line's outer edge (order `LINES`)."""
     edges = np.array([outer_edge_m(line, pitch) for line in LINES])
-    past = _SIGNS * xyz[:, _AXES] - edges - ball_radius_m  # (N, 4)
+    return np.asarray(_SIGNS * xyz_m[:, _AXES] - edges - ball_radius_m, dtype=np.float64)
+
+
+def between_samples(fit: PathFit, past: Floats) -> tuple[Floats, Floats, Floats, Floats]:
+    """For every interior sample and line: the local quadratic of `past` (a, b) and, where the
+    path peaks between its neighbours, the vertex's offset from the sample and its height past
+    the line (-inf elsewhere). Each (N - 2, 4)."""
+    t = fit.track.t_s
     a = _SIGNS * fit.a[:, _AXES]
     b = _SIGNS * fit.b[:, _AXES]
     inner = past[1:-1]
@@ -86,19 +96,29 @@ def line_reaches(fit: PathFit, pitch: Pitch, ball_radius_m: float) -> tuple[Line
     # Concave quadratics around a local maximum of the samples have their vertex between the
     # outer two samples: the path's own peak there. (On a plateau rounding leaves a and b a few
     # ulps from zero, and their vertex anywhere: the span is checked, not assumed.)
-    peaked = (a < 0) & (inner >= past[:-2]) & (inner >= past[2:])
+    peaked = (a < 0) & (-2 * a <= SMOOTH_FLIGHT_MPS2) & (inner >= past[:-2]) & (inner >= past[2:])
     with np.errstate(divide="ignore", invalid="ignore"):
         tau = np.where(peaked, -b / (2 * a), 0.0)
         peaked &= (tau >= -h1) & (tau <= h2)
         tau = np.where(peaked, tau, 0.0)
         vertex = np.where(peaked, inner - b * b / (4 * a), -np.inf)
+    return a, b, tau, vertex
+
+
+def line_reaches(fit: PathFit, pitch: Pitch, ball_radius_m: float) -> tuple[LineReach, ...]:
+    """For each boundary line: the path's furthest point past it, and when it first got there."""
+    t = fit.track.t_s
+    past = past_lines_m(fit.track.xyz_m, pitch, ball_radius_m)
+    a, b, tau, vertex = between_samples(fit, past)
+    h1 = t[1:-1] - t[:-2]
+    h2 = t[2:] - t[1:-1]
     reaches = []
     for i, line in enumerate(LINES):
         sample = int(past[:, i].argmax())
         k = int(vertex[:, i].argmax()) if len(vertex) else 0
         if len(vertex) and vertex[k, i] > past[sample, i]:
             lag = float(tau[k, i])
-            basis = _lagrange(float(h1[k, 0]), float(h2[k, 0]), lag)
+            basis = _lagrange(float(h1[k]), float(h2[k]), lag)
             peak = (float(vertex[k, i]), float(t[k + 1]) + lag, lag, math.hypot(*basis))
         else:
             peak = (float(past[sample, i]), float(t[sample]), 0.0, 1.0)
