@@ -47,7 +47,7 @@ def over_under(policy: Policy, margin_m: float, probability: float, on_field: bo
 def judge_ball_line(case: BallLineCase, policy: Policy = IFAB) -> BallLineVerdict:
     """The decision Laws 9.1 and 10.1 require for a ball's flight, with margin, P and reason."""
     fit = fit_path(case.track)
-    reaches = line_reaches(fit, case.pitch, case.ball_radius_m)
+    reaches = line_reaches(fit, case.pitch, case.ball_radius_m, case.noise.ball_sd_m)
     crossed = [r for r in reaches if r.crossed_at_t_s is not None]
     # The ball is out of play from the first line it wholly crosses; else the nearest line.
     key: LineReach = (

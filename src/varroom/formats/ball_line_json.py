@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from varroom.errors import InputError
 from varroom.formats.json_fields import JsonReader
+from varroom.formats.json_text import decode_json, read_json
 from varroom.model.ball_line import (
     BALL_SD_DEFAULTS_M,
     BallLineCase,
@@ -44,25 +44,12 @@ def is_ball_line(path: str | Path) -> bool:
 
 def load_ball_line(path: str | Path) -> BallLineCase:
     """Read and check a ball-line file."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(path, "", f"cannot read the file: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise InputError(path, "$", "not JSON (not UTF-8 text)") from None
-    return parse_ball_line(text, source=str(path))
+    return ball_line_from_dict(read_json(path), str(path))
 
 
 def parse_ball_line(text: str, source: str = "<ball line>") -> BallLineCase:
     """Check JSON text and build the ball line it describes."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            source, "$", f"not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
-        ) from None
-    return ball_line_from_dict(data, source)
+    return ball_line_from_dict(decode_json(text, source), source)
 
 
 def ball_line_from_dict(data: Any, source: str = "<ball line>") -> BallLineCase:
