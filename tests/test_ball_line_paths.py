@@ -84,3 +84,34 @@ def test_a_jump_in_the_tracking_beside_the_line_is_not_a_path_over_it():
     verdict = judge_ball_line(ball_line_from_dict(document(rows)))
     assert verdict.decision is BallLineDecision.IN_PLAY
     assert verdict.margin_m == pytest.approx(-0.10)
+
+
+def _noisy_margins(rows: np.ndarray, sd_m: float, draws: int) -> np.ndarray:
+    rng = np.random.default_rng(7)
+    margins = []
+    for _ in range(draws):
+        noisy = rows.copy()
+        noisy[:, 1:] += rng.normal(0.0, sd_m, noisy[:, 1:].shape)
+        case = ball_line_from_dict(document(noisy, noise={"ball_sd_m": sd_m}))
+        margins.append(judge_ball_line(case).margin_m)
+    return np.array(margins)
+
+
+def test_at_500_hz_the_noisy_samples_near_the_furthest_point_are_smoothed_not_maxed():
+    # Dozens of samples within the noise of the furthest point: their largest overstates it by
+    # about 5 mm; the least-squares quadratic by well under the noise.
+    flight = next(f for f in FLIGHTS if f.name == "curling back, path short between samples")
+    rows = samples(flight, Line.GOAL_LINE_PLUS_X, 500)
+    errors = _noisy_margins(rows, 0.003, 40) - flight.margin_m
+    assert abs(errors.mean()) < 0.001
+    assert errors.std() < 0.003
+
+
+def test_a_corner_in_the_path_is_not_smoothed_away():
+    # A ball driven at 3 m/s onto the line and saved straight back at a sample: no quadratic fits
+    # the corner, so the samples decide, within the noise.
+    t = np.arange(200) / 500
+    u = 0.004 - 3.0 * np.abs(t - 0.2)
+    rows = np.column_stack([t, 52.5 + 0.11 + u, 0 * t + 1.0, 0 * t + 0.11])
+    errors = _noisy_margins(rows, 0.001, 20) - 0.004
+    assert abs(errors.mean()) < 0.001
