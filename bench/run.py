@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
 from audit_tracking import bench_audit, bench_audit_skillcorner  # noqa: E402
+from ball_line import bench_ball_line  # noqa: E402
 from match_load import bench_load_skillcorner  # noqa: E402
 from penalty import bench_penalty  # noqa: E402
 from pictures import bench_pictures  # noqa: E402
@@ -123,6 +124,7 @@ def bench_room() -> dict[str, float]:
 SECTIONS: list[Callable[[], dict[str, Any]]] = [
     bench_judge,
     bench_penalty,
+    bench_ball_line,
     bench_cli,
     bench_load_skillcorner,
     bench_audit,
@@ -157,6 +159,24 @@ ROWS = [
         "parse_penalty_kick_ms_median",
         "`parse_penalty_kick()` median, same file (ms)",
         "reference_json_loads_penalty_ms_median",
+        "",
+    ),
+    (
+        "ball_line_decision_ms_median",
+        "ball-line decision, 500 Hz track of 1 s, median of 7 interleaved runs (ms)",
+        "reference_ball_line_json_loads_ms_median",
+        "<= 1 ms",
+    ),
+    (
+        "ball_out_scan_s_90min_25hz",
+        "ball-out and goal-line scan of a synthetic 90-min 25 Hz match after loading (s)",
+        "reference_nanargmin_nearest_player_s",
+        "<= 0.2 s",
+    ),
+    (
+        "ball_line_parse_ms_median",
+        "`parse_ball_line()` median, same file (ms)",
+        "reference_ball_line_json_loads_ms_median",
         "",
     ),
     (

@@ -6,13 +6,12 @@ the command line can print one line and exit 2. Extra keys are ignored, as the f
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from varroom.errors import InputError
 from varroom.formats.json_fields import JsonReader, kind_of
+from varroom.formats.json_text import decode_json, read_json
 from varroom.model.camera import camera_from_json
 from varroom.model.noise import NOISE_DEFAULTS, NoiseModel, Tracking, TrackingSource
 from varroom.model.situation import (
@@ -37,38 +36,19 @@ def load_situation(path: str | Path) -> Situation:
     return situation_from_dict(read_json(path), str(path))
 
 
-def read_json(path: str | Path) -> Any:
-    """A JSON file's value; a file that cannot be read or is not JSON is an `InputError`."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(path, "", f"cannot read the file: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise InputError(path, "$", "not JSON (not UTF-8 text)") from None
-    return parse_json(text, str(path))
-
-
 def parse_situation(text: str, source: str = "<situation>") -> Situation:
     """Check JSON text and build the situation it describes."""
-    return situation_from_dict(parse_json(text, source), source)
-
-
-def parse_json(text: str, source: str) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            source, "$", f"not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
-        ) from None
+    return situation_from_dict(decode_json(text, source), source)
 
 
 def situation_from_dict(data: Any, source: str = "<situation>") -> Situation:
     """Build a situation from already-parsed JSON, checking every field."""
-    return _Reader(source).situation(data)
+    return SituationReader(source).situation(data)
 
 
-class _Reader(JsonReader):
+class SituationReader(JsonReader):
+    """Checks and builds a situation's parts; other formats with players and positions extend it."""
+
     def player_ref(self, value: Any, where: str, players: Mapping[str, Player]) -> str:
         player_id = self.string(value, where)
         if player_id not in players:
