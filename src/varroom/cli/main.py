@@ -8,7 +8,10 @@ from typing import IO, Any
 import click
 
 from varroom.cli.audit import audit
+from varroom.cli.audit_many import audit_many
 from varroom.cli.check import check
+from varroom.cli.season import season
+from varroom.cli.synthetic import synthetic
 from varroom.errors import VarroomError
 
 
@@ -39,6 +42,9 @@ def cli() -> None:
 
 cli.add_command(check)
 cli.add_command(audit)
+cli.add_command(synthetic)
+cli.add_command(audit_many)
+cli.add_command(season)
 
 
 @cli.command()
