@@ -139,6 +139,14 @@ def test_rerun_skips_everything_and_force_redoes(manifest: Path, local: Path) ->
     code, stdout, _ = varroom("audit-many", str(manifest), "--out", str(local), "--quiet")
     assert code == 0 and f"0 audited, {MATCHES} already done" in stdout
     assert tables(local) == before
+    parts = sorted((local / "parts").glob("*.match.parquet"))
+    written = [part.stat().st_mtime_ns for part in parts]
+    code, stdout, _ = varroom(
+        "audit-many", str(manifest), "--out", str(local), "--force", "--workers", "2"
+    )
+    assert code == 0 and f"{MATCHES} audited, 0 already done" in stdout
+    assert all(p.stat().st_mtime_ns > t for p, t in zip(parts, written, strict=True))
+    assert tables(local) == before
 
 
 def test_a_corrupt_file_fails_that_match_only(manifest: Path, local: Path, tmp_path: Path) -> None:

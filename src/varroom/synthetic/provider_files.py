@@ -2,7 +2,7 @@
 
 A match is written as Tracab data: a hierarchical metadata XML (teams, players, periods,
 pitch) and a `.dat` raw data file, both read by `varroom.match.load_match` (its fast
-reader) and by kloppy's own `tracab.load_tracking`. Tracab gives positions in whole
+reader) and by kloppy's own `tracab.load`. Tracab gives positions in whole
 centimetres, so a planted margin is what the files show to within half a centimetre (the
 planted margins are 0.3 m or more, or exactly level). An unseen player is left out of his
 frame, an unseen ball is written as `nan`.
