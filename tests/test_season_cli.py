@@ -225,6 +225,41 @@ def test_a_killed_run_resumes_with_every_match_once(
     assert tables(out) == tables(local)
 
 
+def test_a_worker_killed_under_a_match_costs_a_retry_not_the_run(
+    manifest: Path, local: Path, tmp_path: Path
+) -> None:
+    import psutil
+
+    out = tmp_path / "out"
+    command = [str(BIN / "varroom"), "audit-many", str(manifest), "--out", str(out)]
+    process = subprocess.Popen(
+        [*command, "--workers", "2", "--quiet"],
+        env=ENV,
+        start_new_session=True,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        workers: list[psutil.Process] = []
+        while not workers:
+            assert process.poll() is None and time.monotonic() < deadline
+            children = psutil.Process(process.pid).children()
+            workers = [c for c in children if "spawn_main" in " ".join(c.cmdline())]
+            time.sleep(0.05)
+        killed = workers[0].pid
+        workers[0].kill()
+        stdout, _ = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    assert process.returncode == 0 and f"{MATCHES} audited" in stdout, stdout
+    assert tables(out) == tables(local)
+    matches = pq.read_table(out / "matches.parquet").to_pylist()
+    assert not any(str(m["worker"]).endswith(f":{killed}") for m in matches)
+
+
 @pytest.fixture
 def dask_cluster(tmp_path: Path) -> Iterator[str]:
     """A scheduler and two single-threaded workers on loopback, each a process of its own."""
