@@ -24,7 +24,7 @@ import csv
 import io
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import BinaryIO
 from xml.sax.saxutils import escape, quoteattr
@@ -177,8 +177,6 @@ def scenes_per_kind(minutes: float) -> int:
 
 def write_match(directory: Path, plan: SeasonPlan, config: SyntheticConfig) -> None:
     """One match's files: meta.xml, tracking.dat, official_calls.csv and truth.json."""
-    from dataclasses import replace
-
     synthetic = synthetic_match(replace(config, seed=plan.seed))
     match = synthetic.match
     ids = {
