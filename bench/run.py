@@ -26,6 +26,8 @@ from ball_line import bench_ball_line  # noqa: E402
 from match_load import bench_load_skillcorner  # noqa: E402
 from penalty import bench_penalty  # noqa: E402
 from pictures import bench_pictures  # noqa: E402
+from season import bench_season  # noqa: E402
+from season import markdown as season_markdown  # noqa: E402
 from serve_load import bench_recompute, bench_review_room  # noqa: E402
 from situation_22x3 import situation_22x3  # noqa: E402
 from statsbomb_audit import bench_statsbomb  # noqa: E402
@@ -132,6 +134,7 @@ SECTIONS: list[Callable[[], dict[str, Any]]] = [
     bench_pictures,
     bench_room,
     bench_statsbomb,
+    bench_season,
 ]
 
 # (figure, what it is, reference figure, goal)
@@ -305,6 +308,8 @@ def markdown(results: dict[str, Any]) -> str:
         "",
         "Why each disagreement: [docs/statsbomb-euro2020.md](docs/statsbomb-euro2020.md).",
     ]
+    if "season_scaling" in results:
+        lines += ["", "## A season: `varroom audit-many`", "", *season_markdown(results)]
     return "\n".join(lines) + "\n"
 
 

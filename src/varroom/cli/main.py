@@ -17,6 +17,9 @@ _LAZY_COMMANDS = {
     "check": ("varroom.cli.check", "check"),
     "audit": ("varroom.cli.audit", "audit"),
     "examples": ("varroom.cli.examples", "examples"),
+    "synthetic": ("varroom.cli.synthetic", "synthetic"),
+    "audit-many": ("varroom.cli.audit_many", "audit_many"),
+    "season": ("varroom.cli.season", "season"),
 }
 
 
@@ -53,7 +56,8 @@ class _Group(click.Group):
 @click.group(cls=_Group)
 @click.version_option(package_name="varroom")
 def cli() -> None:
-    """varroom: an open semi-automated video assistant referee (Law 11, offside)."""
+    """varroom: an open semi-automated video assistant referee (offside, penalty kicks, the ball
+    over the line)."""
 
 
 @cli.command()
