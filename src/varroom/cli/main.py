@@ -9,6 +9,7 @@ import click
 
 from varroom.cli.audit import audit
 from varroom.cli.check import check
+from varroom.cli.still import still
 from varroom.errors import VarroomError
 
 
@@ -39,6 +40,7 @@ def cli() -> None:
 
 cli.add_command(check)
 cli.add_command(audit)
+cli.add_command(still)
 
 
 @cli.command()
