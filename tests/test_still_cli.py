@@ -151,3 +151,20 @@ def test_a_still_that_cannot_be_read_is_exit_2(run_cli, tmp_path):
     result = run_cli("still", str(bad), "--marks", str(marks_file), "--json")
     assert result.exit_code == 2
     assert result.output.count("\n") == 1
+
+
+def test_the_situation_it_prints_gets_the_same_verdict_from_check(run_cli, tmp_path):
+    name = NAMES[2]
+    result = run_cli(
+        "still",
+        str(EXAMPLES / f"{name}.png"),
+        "--marks",
+        str(EXAMPLES / f"{name}.marks.json"),
+        "--json",
+    )
+    out = json.loads(result.output)
+    situation = tmp_path / "situation.json"
+    situation.write_text(json.dumps(out["situation"]))
+    checked = json.loads(run_cli("check", str(situation), "--json").output)
+    for key in ("offence", "margin_m", "margin_se_m", "probability", "line", "reason"):
+        assert checked[key] == out[key], key

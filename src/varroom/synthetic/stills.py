@@ -19,50 +19,21 @@ from PIL import Image, ImageDraw, ImageFilter
 from scipy.spatial import ConvexHull
 
 from varroom.still.camera import Floats, LensCamera, look_at_parameters
-
-LENGTH_M, WIDTH_M = 105.0, 68.0
-HALF_L, HALF_W = LENGTH_M / 2, WIDTH_M / 2
-GOAL_HALF_M, GOAL_HEIGHT_M = 3.66, 2.44
-_LINE_HALF_WIDTH_M = 0.06
-_SPOT_X = HALF_L - 11.0
-_ARC_DX = HALF_L - 16.5 - _SPOT_X  # the penalty arc meets the area's line this far before the spot
-_ARC_DY = float(np.sqrt(9.15**2 - _ARC_DX**2))
-
-# The straight markings (x0, y0, x1, y1) of the half attacked (+x), and the arcs (centre, r).
-SEGMENTS = np.array(
-    [
-        [0.0, -HALF_W, 0.0, HALF_W],  # halfway line
-        [-HALF_L, -HALF_W, HALF_L, -HALF_W],  # touchlines
-        [-HALF_L, HALF_W, HALF_L, HALF_W],
-        [HALF_L, -HALF_W, HALF_L, HALF_W],  # goal line
-        [HALF_L - 16.5, -20.16, HALF_L - 16.5, 20.16],  # penalty area
-        [HALF_L - 16.5, -20.16, HALF_L, -20.16],
-        [HALF_L - 16.5, 20.16, HALF_L, 20.16],
-        [HALF_L - 5.5, -9.16, HALF_L - 5.5, 9.16],  # goal area
-        [HALF_L - 5.5, -9.16, HALF_L, -9.16],
-        [HALF_L - 5.5, 9.16, HALF_L, 9.16],
-    ]
+from varroom.still.pitch_model import (
+    ARC_R,
+    GOAL_HALF_M,
+    GOAL_HEIGHT_M,
+    GROUND_LANDMARKS,
+    HALF_L,
+    LENGTH_M,
+    PENALTY_AREA_X,
+    RAISED_LANDMARKS,
+    SEGMENTS,
+    SPOT_X,
+    WIDTH_M,
 )
 
-# Landmarks a reviewer can click: where lines meet, the penalty mark, the goal frame.
-GROUND_LANDMARKS = [
-    (HALF_L, 20.16),
-    (HALF_L, -20.16),
-    (HALF_L - 16.5, 20.16),
-    (HALF_L - 16.5, -20.16),
-    (HALF_L, 9.16),
-    (HALF_L, -9.16),
-    (HALF_L - 5.5, 9.16),
-    (HALF_L - 5.5, -9.16),
-    (_SPOT_X, 0.0),
-    (HALF_L - 16.5, _ARC_DY),
-    (HALF_L - 16.5, -_ARC_DY),
-    (HALF_L, GOAL_HALF_M),
-    (HALF_L, -GOAL_HALF_M),
-    (0.0, HALF_W),
-    (0.0, -HALF_W),
-]
-RAISED_LANDMARKS = [(HALF_L, GOAL_HALF_M, GOAL_HEIGHT_M), (HALF_L, -GOAL_HALF_M, GOAL_HEIGHT_M)]
+_LINE_HALF_WIDTH_M = 0.06
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,10 +204,14 @@ def render(
     stripe = (np.floor(np.nan_to_num(x) / 5.25).astype(int) % 2).astype(bool)
     colour[on_ground & stripe] = _GRASS[0]
     colour[on_ground & ~stripe] = _GRASS[1]
+    # A line is drawn at least about a pixel wide, as a camera's optics blur it into one.
+    grid = np.nan_to_num(ground.reshape(h, w, 2))
+    footprint = np.hypot(*np.gradient(grid[..., 0])) + np.hypot(*np.gradient(grid[..., 1]))
+    half_width = np.maximum(_LINE_HALF_WIDTH_M, 0.45 * footprint.ravel())
     lines = np.zeros(len(pixels), dtype=bool)
     for start in range(0, len(pixels), 65536):  # in chunks: 10 distances a pixel
         chunk = slice(start, start + 65536)
-        lines[chunk] = _line_distance(ground[chunk]) <= _LINE_HALF_WIDTH_M
+        lines[chunk] = _line_distance(ground[chunk]) <= half_width[chunk]
     colour[on_ground & lines] = _LINE
     image = Image.fromarray(colour.reshape(h, w, 3).astype(np.uint8))
     draw = ImageDraw.Draw(image)
@@ -266,9 +241,9 @@ def _line_distance(points: Floats) -> Floats:
     t = ((p[:, None, :] - a) * ab).sum(axis=2) / (ab**2).sum(axis=1)
     nearest = a + np.clip(t, 0, 1)[:, :, None] * ab
     best = np.sqrt(((p[:, None, :] - nearest) ** 2).sum(axis=2)).min(axis=1)
-    from_spot = np.hypot(p[:, 0] - _SPOT_X, p[:, 1])
-    arc = np.abs(from_spot - 9.15) + np.where(p[:, 0] < HALF_L - 16.5, 0.0, np.inf)
-    centre = np.abs(np.hypot(p[:, 0], p[:, 1]) - 9.15)
+    from_spot = np.hypot(p[:, 0] - SPOT_X, p[:, 1])
+    arc = np.abs(from_spot - ARC_R) + np.where(p[:, 0] < PENALTY_AREA_X, 0.0, np.inf)
+    centre = np.abs(np.hypot(p[:, 0], p[:, 1]) - ARC_R)
     spot = from_spot - 0.05
     out: Floats = np.minimum.reduce([best, arc, centre, spot])
     return out
