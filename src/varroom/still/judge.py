@@ -29,7 +29,7 @@ from varroom.engine.verdict import Verdict
 from varroom.errors import InputError
 from varroom.formats.situation_json import situation_from_dict
 from varroom.model.situation import Action, Situation
-from varroom.still.calibrate import Calibration, calibrate
+from varroom.still.calibrate import Calibration, Method, calibrate
 from varroom.still.camera import Floats
 from varroom.still.marks import BALL, StillMarks, marks_from_dict
 
@@ -111,7 +111,7 @@ def judge_still(marks: StillMarks, policy: Policy = IFAB) -> StillVerdict:
 def _pixels(marks: StillMarks, calibration: Calibration) -> tuple[list[str], Floats, Floats]:
     items = marks.pixels()
     for mark in items.values():
-        if mark.height_m and calibration.method.value == "homography":
+        if mark.height_m and calibration.method is Method.HOMOGRAPHY:
             raise InputError(
                 marks.source,
                 f"{mark.where}.height_m",

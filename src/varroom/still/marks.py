@@ -16,9 +16,9 @@ from typing import Any
 from varroom.formats.situation_json import _Reader as _SituationReader
 from varroom.formats.situation_json import read_json
 from varroom.model.situation import Action, Direction, Pitch, Player, action_without_player
+from varroom.still.pitch_model import GOAL_HEIGHT_M
 
 DEFAULT_PIXEL_SD = 1.5
-_GOAL_HEIGHT_M = 2.44
 # How high a landmark may be: the crossbar, with room for a marked stand or flag post.
 _MAX_LANDMARK_Z_M = 10.0
 _EDGE_M = 1e-6  # landmarks on the outer lines lie exactly on the pitch's edge
@@ -165,7 +165,7 @@ class _Reader(_SituationReader):
                 raise self.fail(
                     f"{where}.pitch[2]",
                     f"a height of {z:g} m: expected 0 (the ground) to {_MAX_LANDMARK_Z_M:g} "
-                    f"(the crossbar is at {_GOAL_HEIGHT_M} m)",
+                    f"(the crossbar is at {GOAL_HEIGHT_M} m)",
                 )
             pixel = self.pixel(self.required(obj, "pixel", where), f"{where}.pixel")
             out.append(Landmark((x, y, z), pixel, where))

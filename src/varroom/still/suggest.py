@@ -7,7 +7,7 @@ Landmarks, in five steps (docs/still.md):
 1. the grass: green enough pixels (HSV), the largest region, its convex hull;
 2. the white lines on it: a morphological top-hat (thin and brighter than the grass around),
    small blobs (heads, the ball) dropped;
-3. line segments (probabilistic Hough), merged into lines, the longest seven kept;
+3. line segments (probabilistic Hough), merged into lines, each refitted on the white pixels along it, the longest eight kept;
 4. the fit against the pitch model: every choice of two of them as two of the lines x = const
    and two others as two of the lines y = const gives a homography from the four corners; each is scored by how many of
    the model's marking points land on a white line (a distance transform) less those that land
@@ -35,9 +35,11 @@ from varroom.still.pitch_model import GROUND_LANDMARKS, LINES_X, LINES_Y, markin
 Image = npt.NDArray[np.uint8]
 
 _INLIER_PX = 3.0
-_LINES_USED = 7  # the longest lines found
+_TOPHAT = 35  # grey levels above the grass around
+_LINES_USED = 8  # the longest lines found
 _CHUNK = 4096
 _CELL_PX = 6
+_CLOSE = 0.95
 _REFINED = 6  # the best hypotheses refined before one is chosen
 _MISS_WEIGHT = 0.25  # a model point on grass but on no white line (lines fade in the distance)
 # A camera above the ground sees the pitch's (x, y) mirrored into the picture's (u, v down):
@@ -80,7 +82,7 @@ def suggest_landmarks(image: Image, towards: float = 1.0) -> LandmarkSuggestion 
     # cannot be refined onto the lines: of the fits scoring within a few percent of the best,
     # the one that lies closest to the white lines.
     scores = [float(_scores(h[None], distance, grass, model)[0]) for h, _ in fits]
-    close = [fit for fit, score in zip(fits, scores, strict=True) if score >= 0.95 * max(scores)]
+    close = [fit for fit, score in zip(fits, scores, strict=True) if score >= _CLOSE * max(scores)]
     h, error = min(close, key=lambda fit: fit[1] if np.isfinite(fit[1]) else np.inf)
     height, width = white.shape
     landmarks = []
@@ -112,7 +114,7 @@ def white_lines(image: Image, grass: npt.NDArray[np.bool_]) -> npt.NDArray[np.bo
     gray = cv2.cvtColor(image, cv2.COLOR_RGB2GRAY)
     tophat = cv2.morphologyEx(gray, cv2.MORPH_TOPHAT, cv2.getStructuringElement(2, (15, 15)))
     saturation = cv2.cvtColor(image, cv2.COLOR_RGB2HSV)[..., 1]
-    marks = ((tophat > 35) & (saturation < 90) & grass).astype(np.uint8)
+    marks = ((tophat > _TOPHAT) & (saturation < 90) & grass).astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(marks)
     span = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
     keep = span >= 30
@@ -142,11 +144,20 @@ def _merged_lines(white: npt.NDArray[np.bool_]) -> list[tuple[Floats, float]]:
         else:
             clusters.append([int(k)])
             lines.append(_line_through(ends))
+    vs, us = np.nonzero(white)
+    pixels = np.column_stack([us, vs]) + 0.5
     out = []
     for members in clusters:
-        points = segments[members].reshape(-1, 2)
-        out.append((_line_through(points), float(lengths[members].sum())))
-    return [item for item in out if item[1] >= 80.0]
+        if lengths[members].sum() < 80.0:
+            continue
+        line = _line_through(segments[members].reshape(-1, 2))
+        # Refit on the white pixels along it: the segments' ends are only as good as Hough's
+        # quantisation, the pixels give the line's centre.
+        close = pixels[np.abs(pixels @ line[:2] + line[2]) < 2.5]
+        if len(close) >= 20:
+            line = _line_through(close)
+        out.append((line, float(lengths[members].sum())))
+    return out
 
 
 def _line_through(points: Floats) -> Floats:
@@ -220,7 +231,10 @@ def _four_point_homographies(src: Floats, dst: Floats) -> Floats:
 
 
 def _scores(
-    hs: Floats, distance: npt.NDArray[np.float32], grass: npt.NDArray[np.bool_], model: Floats
+    hs: Floats,
+    distance: npt.NDArray[np.float32],
+    grass: npt.NDArray[np.bool_],
+    model: Floats,
 ) -> Floats:
     height, width = distance.shape
     pts = np.column_stack([model, np.ones(len(model))])
