@@ -31,6 +31,7 @@ from season import markdown as season_markdown  # noqa: E402
 from serve_load import bench_recompute, bench_review_room  # noqa: E402
 from situation_22x3 import situation_22x3  # noqa: E402
 from statsbomb_audit import bench_statsbomb  # noqa: E402
+from still import bench_still  # noqa: E402
 
 import varroom  # noqa: E402
 
@@ -135,10 +136,17 @@ SECTIONS: list[Callable[[], dict[str, Any]]] = [
     bench_room,
     bench_statsbomb,
     bench_season,
+    bench_still,
 ]
 
 # (figure, what it is, reference figure, goal)
 ROWS = [
+    (
+        "still_json_wall_s",
+        "`varroom still --json`, 1920x1080 still, median of 7 interleaved (s)",
+        "reference_check_same_situation_wall_s",
+        "<= 1.5x",
+    ),
     (
         "judge_ms_median",
         "`judge()` median, 22 players x 3 touches (ms)",
@@ -291,6 +299,16 @@ def markdown(results: dict[str, Any]) -> str:
         f"Loading: varroom's SkillCorner reader is {results.get('load_speedup_vs_kloppy', 0):.1f}x "
         "kloppy's (same MatchTracking, tested equal).",
     ]
+    if "still_suggest_recall" in results:
+        lines += [
+            "",
+            f"Still landmark suggestion (OpenCV) on {results['still_suggest_stills']} synthetic "
+            f"stills: landmark recall {results['still_suggest_recall']:.2f} (within "
+            f"{results['still_suggest_within_px']} px); ground error in the penalty area, median "
+            f"{results['still_suggest_ground_cm_median']:.1f} cm, worst "
+            f"{results['still_suggest_ground_cm_max']:.1f} cm over the stills it calibrated; "
+            f"players found {results['still_suggest_player_recall']:.2f} (docs/still.md).",
+        ]
     lines += [
         "",
         "## Real results: Turkey 0-3 Italy, Euro 2020 (StatsBomb 360)",

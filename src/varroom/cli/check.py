@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from varroom.cli.options import policy_option
 from varroom.engine.judge import judge
 from varroom.engine.policy import Policy
 from varroom.errors import InputError
@@ -63,13 +64,7 @@ def _picture_options(command: Callable[..., None]) -> Callable[..., None]:
     type=click.Path(dir_okay=False, path_type=Path),
     help="Draw the decision in the situation's camera perspective (PNG; needs $.camera).",
 )
-@click.option(
-    "--policy",
-    "policy_text",
-    default="ifab",
-    show_default=True,
-    help="How tight calls are settled: ifab, tolerance:5cm, daylight or confidence:0.95.",
-)
+@policy_option
 def check(
     file: Path,
     as_json: bool,

@@ -20,6 +20,7 @@ _LAZY_COMMANDS = {
     "synthetic": ("varroom.cli.synthetic", "synthetic"),
     "audit-many": ("varroom.cli.audit_many", "audit_many"),
     "season": ("varroom.cli.season", "season"),
+    "still": ("varroom.cli.still", "still"),
 }
 
 
