@@ -26,9 +26,9 @@ if CHROMIUM is None:
 
 import httpx  # noqa: E402
 from playwright import sync_api  # noqa: E402
+from serve_in_thread import serve_in_thread  # noqa: E402
 
 from varroom.serve import create_app  # noqa: E402
-from varroom.serve.live import serve_in_thread  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 KANE = ROOT / "examples" / "tottenham-sporting-2022-kane.json"
@@ -198,7 +198,7 @@ def test_with_a_token_the_page_asks_for_it_once(browser: Any, tmp_path: Path) ->
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         app = create_app(None, TOKEN, tmp_path / "data")
-    app.state.room.add_situation(__import__("json").loads(KANE.read_text()), KANE.name)
+    app.state.room.queue.add(__import__("json").loads(KANE.read_text()), KANE.name)
     with serve_in_thread(app) as url:
         page, _errors = _page(browser)
         page.goto(url)

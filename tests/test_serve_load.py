@@ -8,7 +8,7 @@ import pytest
 pytest.importorskip("uvicorn")
 pytest.importorskip("httpx")
 
-from varroom.serve.load import review_room_load  # noqa: E402
+from serve_load_client import review_room_load  # noqa: E402
 
 
 def test_twenty_reviewers_at_once_lose_and_double_nothing() -> None:

@@ -73,7 +73,7 @@ cli.add_command(audit)
 def serve(host: str, port: int, db_url: str | None, token: str | None, data_dir: Path) -> None:
     """The review room: a web page to check verdicts, set facts and record decisions."""
     try:
-        from varroom.serve.app import run_server
+        from varroom.serve.server import run_server
     except ImportError as error:
         raise VarroomError(
             f"varroom serve needs the serve extra: pip install 'varroom[serve]' ({error})"

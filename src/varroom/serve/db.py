@@ -92,7 +92,7 @@ def make_engine(url: str) -> Engine:
     if parsed.get_backend_name() != "sqlite":
         return sa.create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
     memory = parsed.database in (None, "", ":memory:")
-    if not memory:
+    if parsed.database and not memory:
         Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
     engine = sa.create_engine(
         url,
@@ -115,7 +115,7 @@ def make_engine(url: str) -> Engine:
 def write_lock(engine: Engine) -> AbstractContextManager[Any]:
     """SQLite takes one writer at a time: queue writers here rather than retry on 'locked'."""
     if engine.dialect.name == "sqlite":
-        lock = engine.__dict__.setdefault("_varroom_write_lock", threading.Lock())
+        lock: threading.Lock = engine.__dict__.setdefault("_varroom_write_lock", threading.Lock())
         return lock
     return nullcontext()
 

@@ -405,37 +405,30 @@ function playerOptions(select, players) {
   if (players.some((p) => p.id === keep)) select.value = keep;
 }
 
+// One list of facts (involvement or off-field marks): each with a button that takes it away.
+function factList(list, items, words, verb, remove, empty) {
+  list.replaceChildren(
+    ...(items.length
+      ? items.map((f, i) =>
+          h(
+            "li",
+            {},
+            h("strong", {}, `T${f.touch + 1}`),
+            `${state.names[f.player] || f.player} \u2014 ${words(f)}`,
+            h("button", { type: "button", class: "btn btn-small btn-quiet x", title: verb, onclick: () => remove(i) }, "\u00d7"),
+          ),
+        )
+      : [h("li", { class: "empty" }, empty)]),
+  );
+}
+
 function renderFacts() {
   const d = state.current;
   const facts = d.facts;
-  const inv = $("involvement");
-  inv.replaceChildren(
-    ...(facts.involvement.length
-      ? facts.involvement.map((f, i) =>
-          h(
-            "li",
-            {},
-            h("strong", {}, `T${f.touch + 1}`),
-            `${state.names[f.player] || f.player} \u2014 ${INVOLVEMENT[f.kind]}`,
-            h("button", { type: "button", class: "btn btn-small btn-quiet x", title: "remove", onclick: () => removeInvolvement(i) }, "\u00d7"),
-          ),
-        )
-      : [h("li", { class: "empty" }, "None stated: an attacker in an offside position who does not play the ball is not penalised.")]),
-  );
-  const off = $("offfield");
-  off.replaceChildren(
-    ...(facts.off_field.length
-      ? facts.off_field.map((f, i) =>
-          h(
-            "li",
-            {},
-            h("strong", {}, `T${f.touch + 1}`),
-            `${state.names[f.player] || f.player} \u2014 ${OFF_FIELD[f.status]}`,
-            h("button", { type: "button", class: "btn btn-small btn-quiet x", title: "clear", onclick: () => removeOffField(i) }, "\u00d7"),
-          ),
-        )
-      : [h("li", { class: "empty" }, "Everyone on the field of play.")]),
-  );
+  factList($("involvement"), facts.involvement, (f) => INVOLVEMENT[f.kind], "remove", removeInvolvement,
+    "None stated: an attacker in an offside position who does not play the ball is not penalised.");
+  factList($("offfield"), facts.off_field, (f) => OFF_FIELD[f.status], "clear", removeOffField,
+    "Everyone on the field of play.");
   touchOptions($("inv-touch"));
   touchOptions($("off-touch"));
   const attackers = d.players.filter((p) => p.attacking && !p.goalkeeper);

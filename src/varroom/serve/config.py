@@ -1,0 +1,20 @@
+"""The review room's settings: size limits, where its data lives, whom it answers without a token."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+MAX_SITUATION_BYTES = 2 * 1024 * 1024
+MAX_AUDIT_BYTES = 1024 * 1024 * 1024
+DEFAULT_DATA_DIR = Path("varroom-data")
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
+# The largest id a path or query may name: beyond it SQLite's and PostgreSQL's integers end.
+MAX_ID = 2**62
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    situation_bytes: int = MAX_SITUATION_BYTES
+    audit_bytes: int = MAX_AUDIT_BYTES
+    audit_files: int = 20

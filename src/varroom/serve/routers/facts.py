@@ -1,0 +1,28 @@
+"""The facts tracking cannot see, set by a reviewer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Response
+
+from varroom.serve.dependencies import RoomDep, SituationId
+from varroom.serve.facts import Facts
+from varroom.serve.schemas import responses
+
+router = APIRouter(tags=["review"])
+
+
+@router.post("/api/situations/{situation_id}/facts", responses=responses(404, 422))
+def set_facts(
+    situation_id: SituationId, facts: Facts, response: Response, room: RoomDep
+) -> dict[str, Any]:
+    """Set the facts tracking cannot see; the verdict is judged again at once.
+
+    Answers the new verdict, the one before, the engine's own, what the facts change,
+    and how long judging took (`timing_ms`, also in the Server-Timing header).
+    """
+    result = room.review.set_facts(situation_id, facts)
+    timing = result["timing_ms"]
+    response.headers["server-timing"] = f"judge;dur={timing['judge']}, total;dur={timing['total']}"
+    return result
