@@ -60,3 +60,31 @@ def test_serve_answers_on_loopback(tmp_path: Path) -> None:
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def test_a_busy_port_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "from varroom.cli import main; main()",
+                "serve",
+                "--port",
+                str(port),
+                "--data-dir",
+                str(tmp_path / "data"),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert result.returncode == 2
+    assert result.stdout == ""  # the room's URL is not printed for a room that cannot open
+    assert result.stderr.strip().splitlines() == [
+        f"varroom: port {port} on 127.0.0.1 is in use: stop what serves there, or give --port"
+    ]
+    assert not (tmp_path / "data").exists()

@@ -109,3 +109,22 @@ def test_migrations_queue_and_append_only_log_on_postgres(
         with pytest.raises(sa.exc.DBAPIError):
             conn.execute(sa.text("UPDATE decisions SET outcome = 'no_offence'"))
     engine.dispose()
+
+
+def test_a_nul_in_a_player_id_is_422_on_postgres_not_a_broken_incident(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    # PostgreSQL's text cannot hold U+0000: such an id was accepted, then every decision on
+    # the incident failed. Now the situation is refused, with the path, before it is stored.
+    text = (EXAMPLES / "tottenham-sporting-2022-kane.json").read_text()
+    app = create_app(postgres_url, None, tmp_path / "data")
+    with TestClient(app, base_url="http://127.0.0.1") as room:
+        before = len(room.get("/api/situations").json())
+        response = room.post(
+            "/api/situations",
+            content=text.replace('"kane"', '"ka\\u0000ne"'),
+            headers={"content-type": "application/json"},
+        )
+        assert response.status_code == 422
+        assert response.json()["where"].endswith(".id")
+        assert len(room.get("/api/situations").json()) == before

@@ -10,11 +10,14 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 
-class ApiError(Exception):
-    """An answer other than success: HTTP status, a sentence, and where in the input."""
+class ApiError(StarletteHTTPException):
+    """An answer other than success: HTTP status, a sentence, and where in the input.
+
+    An HTTP exception, so that FastAPI lets it through from reading a body (`json_input`).
+    """
 
     def __init__(self, status: int, error: str, where: str | None = None) -> None:
-        super().__init__(error)
+        super().__init__(status, error)
         self.status = status
         self.error = error
         self.where = where

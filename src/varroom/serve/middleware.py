@@ -3,19 +3,25 @@
 - Host: without a token, only loopback names are served (no DNS rebinding).
 - /api: a bearer token when one is set (401); a cross-site Origin on a write (403);
   bodies over the size limit (413), by Content-Length or by counting as they arrive.
-- Security headers on every response; /api answers are never cached.
+- Security headers and an `X-Request-Id` on every response; /api answers are never cached.
+- An error no handler answered is logged with the request id and answered as a JSON 500
+  that says nothing of the code or the server's files.
 """
 
 from __future__ import annotations
 
 import hmac
 import json
+import logging
+import uuid
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from starlette.datastructures import Headers
 
 from varroom.serve.config import Limits
+
+log = logging.getLogger("varroom.serve")
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -43,6 +49,7 @@ class _Exchange:
     def __init__(self, send: Send, api: bool) -> None:
         self._send = send
         self.api = api
+        self.request_id = uuid.uuid4().hex[:16]
         self.started = False
         self.done = False
 
@@ -57,6 +64,7 @@ class _Exchange:
                 if not (self.api and k.lower() == b"cache-control")
             ]
             headers.extend(SECURITY_HEADERS)
+            headers.append((b"x-request-id", self.request_id.encode()))
             if self.api:
                 headers.append((b"cache-control", b"no-store"))
             message["headers"] = headers
@@ -113,7 +121,7 @@ class Guard:
             )
             return
         if not api:
-            await self.app(scope, receive, exchange.send)
+            await self._answer(scope, receive, exchange)
             return
         refusal = self._refusal(scope["method"], headers)
         if refusal is not None:
@@ -181,11 +189,21 @@ class Guard:
                     return {"type": "http.disconnect"}
             return message
 
+        await self._answer(scope, counted_receive, exchange)
+
+    async def _answer(self, scope: Scope, receive: Receive, exchange: _Exchange) -> None:
+        """The application's answer; a JSON 500 (logged with the request id) if it fails."""
         try:
-            await self.app(scope, counted_receive, exchange.send)
+            await self.app(scope, receive, exchange.send)
         except Exception:
-            if not exchange.done:
-                raise
+            if exchange.done:  # refused already (413): what failed was reading on
+                return
+            log.exception(
+                "request %s (%s %s) failed", exchange.request_id, scope["method"], scope["path"]
+            )
+            await exchange.refuse(
+                500, f"internal error: the server's log has it as request {exchange.request_id}"
+            )
 
     def _authorised(self, header: str) -> bool:
         assert self.token is not None

@@ -8,9 +8,10 @@ from fastapi import APIRouter, Query, Response
 
 from varroom.serve.config import MAX_ID
 from varroom.serve.dependencies import RoomDep, SituationId
+from varroom.serve.json_input import CheckedJsonRoute
 from varroom.serve.schemas import DecisionIn, responses
 
-router = APIRouter()
+router = APIRouter(route_class=CheckedJsonRoute)
 
 
 @router.post(

@@ -8,9 +8,10 @@ from fastapi import APIRouter, Response
 
 from varroom.serve.dependencies import RoomDep, SituationId
 from varroom.serve.facts import Facts
+from varroom.serve.json_input import CheckedJsonRoute
 from varroom.serve.schemas import responses
 
-router = APIRouter(tags=["review"])
+router = APIRouter(tags=["review"], route_class=CheckedJsonRoute)
 
 
 @router.post("/api/situations/{situation_id}/facts", responses=responses(404, 422))

@@ -12,6 +12,6 @@ STATIC = Path(__file__).resolve().parent.parent / "static"
 router = APIRouter()
 
 
-@router.get("/", include_in_schema=False)
+@router.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
 async def index() -> FileResponse:
     return FileResponse(STATIC / "index.html", headers={"cache-control": "no-cache"})

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
@@ -11,26 +10,13 @@ from starlette.concurrency import run_in_threadpool
 
 from varroom.serve.dependencies import RoomDep, SituationId
 from varroom.serve.errors import ApiError
+from varroom.serve.json_input import read_json
 from varroom.serve.schemas import SITUATION_SCHEMA, responses
 from varroom.serve.service.display import safe_name
 
 router = APIRouter(tags=["queue"])
 
 BRIEF = ("id", "title", "source_name", "status", "summary", "verdict", "created_at", "decided")
-
-
-def read_json(body: bytes) -> Any:
-    """The request body as JSON, or a 422 at `$` saying why not."""
-    try:
-        return json.loads(body.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise ApiError(422, "not JSON (not UTF-8 text)", "$") from None
-    except json.JSONDecodeError as error:
-        raise ApiError(
-            422, f"not JSON ({error.msg} at line {error.lineno} column {error.colno})", "$"
-        ) from None
-    except RecursionError:
-        raise ApiError(422, "not JSON that can be read (nested too deeply)", "$") from None
 
 
 @router.post(

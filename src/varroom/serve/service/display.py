@@ -9,7 +9,8 @@ from typing import Any
 from varroom.engine.explain import distance
 
 CALLS = {"offence": "OFFSIDE", "no_offence": "NO OFFENCE", "undecidable": "UNDECIDABLE"}
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+# Control characters, and lone surrogates (a multipart file name can carry them): not text.
+_CONTROL = re.compile("[\x00-\x1f\x7f\ud800-\udfff]")
 
 
 def clean(text: str, limit: int) -> str:

@@ -7,7 +7,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from varroom.serve import db
+from varroom.serve import db, json_input
 from varroom.serve.facts import describe_changes, original_facts, play_kind
 from varroom.serve.service.display import (
     attacking_team,
@@ -32,6 +32,7 @@ class Queue:
         audit_id: str | None = None,
     ) -> dict[str, Any]:
         """Check and judge a situation, then queue it: its detail, as `detail` answers."""
+        json_input.check(data)
         source_name = safe_name(source_name)
         verdict, _ = judge_dict(data, source_name or "situation")
         stamp = now()
