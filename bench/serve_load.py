@@ -21,7 +21,13 @@ def bench_review_room(reviewers: int = 20, decisions: int = 200) -> dict[str, An
     from serve_load_client import review_room_load
 
     result = review_room_load(reviewers, decisions, json.loads(KANE.read_text(encoding="utf-8")))
-    if result["lost"] or result["doubled"] or result["unexpected"] or result["failures"]:
+    if (
+        result["lost"]
+        or result["doubled"]
+        or result["unexpected"]
+        or result["failures"]
+        or not result["chain_intact"]
+    ):
         raise RuntimeError(f"the decision log is wrong under load: {result}")
     return result
 

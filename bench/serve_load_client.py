@@ -35,6 +35,7 @@ def review_room_load(
     import httpx
 
     from varroom.serve import create_app
+    from varroom.serve.verify import check_chain
 
     data = situation if situation is not None else json.loads(KANE.read_text(encoding="utf-8"))
     with tempfile.TemporaryDirectory(prefix="varroom-load-") as folder:
@@ -90,6 +91,7 @@ def review_room_load(
 
             with httpx.Client(base_url=url, timeout=60) as reader:
                 log = reader.get("/api/decisions.json").json()
+        chain = check_chain(app.state.room.store.engine)
         app.state.room.close()
 
     seen: dict[tuple[str, str], int] = {}
@@ -107,6 +109,7 @@ def review_room_load(
         "doubled": sum(n - 1 for n in seen.values() if n > 1),
         "unexpected": len(seen.keys() - expected),
         "failures": len(failures),
+        "chain_intact": chain.intact and chain.entries == len(log),
         "first_failure": failures[0] if failures else None,
         "retries": retries[0],
         "p50_ms": round(_percentile(flat, 0.50), 2),

@@ -28,9 +28,7 @@ def outcome(verdict: varroom.Verdict) -> tuple:
 @settings(max_examples=300)
 @given(situations(), st.sampled_from(["x", "y"]))
 def test_mirroring_the_pitch_never_changes_a_verdict(data, axis):
-    assert outcome(varroom.judge(load(data))) == outcome(
-        varroom.judge(load(mirrored(data, axis)))
-    )
+    assert outcome(varroom.judge(load(data))) == outcome(varroom.judge(load(mirrored(data, axis))))
 
 
 @settings(max_examples=300)

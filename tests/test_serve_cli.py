@@ -29,20 +29,17 @@ def test_serving_beyond_loopback_without_a_token_is_refused(
     assert not (tmp_path / "d").exists()
 
 
+def serve_command(port: int, data: Path) -> list[str]:
+    """`varroom serve` in a process of its own (with this interpreter and PYTHONPATH)."""
+    cli_main = "from varroom.cli import main; main()"
+    return [sys.executable, "-c", cli_main, "serve", "--port", str(port), "--data-dir", str(data)]
+
+
 def test_serve_answers_on_loopback(tmp_path: Path) -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    command = [
-        sys.executable,
-        "-c",
-        "from varroom.cli import main; main()",
-        "serve",
-        "--port",
-        str(port),
-        "--data-dir",
-        str(tmp_path / "data"),
-    ]
+    command = serve_command(port, tmp_path / "data")
     server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 30
@@ -68,16 +65,7 @@ def test_a_busy_port_is_one_line_and_exit_2(tmp_path: Path) -> None:
         busy.listen()
         port = busy.getsockname()[1]
         result = subprocess.run(
-            [
-                sys.executable,
-                "-c",
-                "from varroom.cli import main; main()",
-                "serve",
-                "--port",
-                str(port),
-                "--data-dir",
-                str(tmp_path / "data"),
-            ],
+            serve_command(port, tmp_path / "data"),
             capture_output=True,
             text=True,
             timeout=60,

@@ -18,4 +18,5 @@ def test_twenty_reviewers_at_once_lose_and_double_nothing() -> None:
     assert result["lost"] == 0
     assert result["doubled"] == 0
     assert result["unexpected"] == 0
+    assert result["chain_intact"]  # entries written at once still chain in order
     assert result["p50_ms"] < 2000 and result["p99_ms"] < 10000, result  # sanity, not a target

@@ -3,6 +3,7 @@ loopback, started by the test (Debian's postgresql is part of the machine image)
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -128,3 +129,76 @@ def test_a_nul_in_a_player_id_is_422_on_postgres_not_a_broken_incident(
         assert response.status_code == 422
         assert response.json()["where"].endswith(".id")
         assert len(room.get("/api/situations").json()) == before
+
+
+_COLUMNS = "situation_id, created_at, reviewer, decision, outcome, engine_status, duration_s, facts_json, verdict_json"
+POSTGRES_ROUTES = {
+    "update": "UPDATE decisions SET outcome = 'no_offence'",
+    "delete": "DELETE FROM decisions",
+    "truncate": "TRUNCATE decisions",
+    "truncate cascade": "TRUNCATE situations CASCADE",
+    "upsert": f"INSERT INTO decisions (id, {_COLUMNS}) SELECT id, {_COLUMNS} FROM decisions "
+    "ON CONFLICT (id) DO UPDATE SET outcome = 'no_offence'",
+    "merge update": "MERGE INTO decisions d USING decisions s ON d.id = s.id "
+    "WHEN MATCHED THEN UPDATE SET outcome = 'no_offence'",
+    "merge delete": "MERGE INTO decisions d USING decisions s ON d.id = s.id "
+    "WHEN MATCHED THEN DELETE",
+}
+
+
+@pytest.mark.parametrize("statement", POSTGRES_ROUTES.values(), ids=POSTGRES_ROUTES.keys())
+def test_postgres_refuses_every_route_to_rewrite_the_log(
+    postgres_url: str, tmp_path: Path, statement: str
+) -> None:
+    from varroom.serve.verify import verify_log
+
+    app = create_app(postgres_url, None, tmp_path / "data")
+    with TestClient(app, base_url="http://127.0.0.1") as room:
+        sid = room.post(
+            "/api/situations",
+            content=(EXAMPLES / "tottenham-sporting-2022-kane.json").read_bytes(),
+            headers={"content-type": "application/json"},
+        ).json()["id"]
+        body = {"reviewer": "Bo", "decision": "offside", "duration_s": 2}
+        assert room.post(f"/api/situations/{sid}/decisions", json=body).status_code == 201
+    engine = sa.create_engine(postgres_url)
+    try:
+        read = "SELECT * FROM decisions ORDER BY id"
+        with engine.connect() as conn:
+            before = conn.execute(sa.text(read)).all()
+        with pytest.raises(sa.exc.DBAPIError, match="append-only"), engine.begin() as conn:
+            conn.execute(sa.text(statement))
+        with engine.connect() as conn:
+            assert conn.execute(sa.text(read)).all() == before
+    finally:
+        engine.dispose()
+    assert f"{len(before)} entries, hash chain intact" in verify_log(postgres_url)
+
+
+def test_decisions_written_at_once_chain_in_order_on_postgres(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    # PostgreSQL takes writers at once (SQLite queues them): the log's end is locked, so no
+    # two entries link to the same one before them.
+    from concurrent.futures import ThreadPoolExecutor
+
+    from varroom.serve.schemas import DecisionIn
+    from varroom.serve.verify import check_chain
+
+    app = create_app(postgres_url, None, tmp_path / "data")
+    room = app.state.room
+    sid = room.queue.add(
+        json.loads((EXAMPLES / "tottenham-sporting-2022-kane.json").read_text()), "kane"
+    )["id"]
+
+    def decide(n: int) -> None:
+        entry = DecisionIn(
+            reviewer=f"r{n % 8}", decision="offside", duration_s=n, client_ref=str(n)
+        )
+        room.log.add(sid, entry)
+
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(decide, range(80)))
+    check = check_chain(room.store.engine)
+    room.close()
+    assert check.intact, check

@@ -11,12 +11,9 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-import sqlalchemy as sa
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
-from sqlalchemy import exc as sa_exc
 
-from varroom.errors import VarroomError
 from varroom.serve import db
 from varroom.serve.audit import AuditRunner, default_audit_runner
 from varroom.serve.config import (
@@ -59,13 +56,7 @@ def create_app(
     if not ignore.exists():
         ignore.write_text("# varroom serve's data: not for version control\n*\n")
     url = db_url or db.default_url(data)
-    try:
-        engine = db.make_engine(url)
-        revision = db.migrate(engine)
-    except (ImportError, sa_exc.ArgumentError, sa_exc.NoSuchModuleError) as error:
-        raise VarroomError(f"cannot use the database {_safe_url(url)}: {error}") from None
-    except sa_exc.OperationalError as error:
-        raise VarroomError(f"cannot open the database {_safe_url(url)}: {error.orig}") from None
+    engine, revision = db.open_database(url)
     limits = Limits(situation_bytes=max_situation_bytes, audit_bytes=max_audit_bytes)
     room = Room.open(engine, data, audit_runner or default_audit_runner, limits)
     if allowed_hosts is None and not token:
@@ -101,11 +92,3 @@ def create_app(
         schema["components"]["securitySchemes"] = {"bearer": {"type": "http", "scheme": "bearer"}}
         schema["security"] = [{"bearer": []}]
     return app
-
-
-def _safe_url(url: str) -> str:
-    """The URL without its password, for messages."""
-    try:
-        return sa.make_url(url).render_as_string(hide_password=True)
-    except Exception:
-        return "(unreadable URL)"

@@ -14,6 +14,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
 from varroom.serve import db
+from varroom.serve.chain import GENESIS, entry_hash
 from varroom.serve.errors import ApiError
 from varroom.serve.schemas import DecisionIn
 from varroom.serve.service.review import Review
@@ -34,6 +35,16 @@ class DecisionLog:
                 with self.store.engine.begin() as conn:
                     row = self.store.situation_row(conn, situation_id)
                     values = self._values(conn, row, situation_id, entry)
+                    db.lock_log(conn)
+                    values["prev_hash"] = (
+                        conn.execute(
+                            sa.select(db.decisions.c.entry_hash)
+                            .order_by(db.decisions.c.id.desc())
+                            .limit(1)
+                        ).scalar()
+                        or GENESIS
+                    )
+                    values["entry_hash"] = entry_hash(values["prev_hash"], values)
                     new_id = conn.execute(
                         db.decisions.insert().values(values).returning(db.decisions.c.id)
                     ).scalar_one()
