@@ -76,3 +76,24 @@ def test_a_busy_port_is_one_line_and_exit_2(tmp_path: Path) -> None:
         f"varroom: port {port} on 127.0.0.1 is in use: stop what serves there, or give --port"
     ]
     assert not (tmp_path / "data").exists()
+
+
+def test_a_token_on_the_command_line_is_warned_about(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from click.testing import CliRunner
+
+    token = "a-long-enough-token-0123456789"
+    with socket.socket() as busy:  # so that the command stops after the warning
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = str(busy.getsockname()[1])
+        data = str(tmp_path / "d")
+        given = CliRunner().invoke(
+            cli, ["serve", "--port", port, "--token", token, "--data-dir", data]
+        )
+        monkeypatch.setenv("VARROOM_TOKEN", token)
+        from_env = CliRunner().invoke(cli, ["serve", "--port", port, "--data-dir", data])
+    assert "process list" in given.stderr and "VARROOM_TOKEN" in given.stderr
+    assert "process list" not in from_env.stderr
+    assert given.exit_code == from_env.exit_code == 2  # the busy port

@@ -83,6 +83,13 @@ def serve(host: str, port: int, db_url: str | None, token: str | None, data_dir:
             f"varroom serve needs the serve extra: pip install 'varroom[serve]' ({error})"
         ) from None
 
+    source = click.get_current_context().get_parameter_source("token")
+    if token and source is click.core.ParameterSource.COMMANDLINE:
+        click.echo(
+            "varroom: warning: --token shows in the process list to every user of this "
+            "machine; set VARROOM_TOKEN instead",
+            err=True,
+        )
     run_server(host, port, db_url, token, data_dir=data_dir)
 
 

@@ -21,6 +21,8 @@ from varroom.serve.config import (
     LOOPBACK_NAMES,
     MAX_AUDIT_BYTES,
     MAX_SITUATION_BYTES,
+    PRIVATE_DIR,
+    READ_TIMEOUT_S,
     Limits,
 )
 from varroom.serve.errors import install_handlers
@@ -42,22 +44,28 @@ def create_app(
     max_audit_bytes: int = MAX_AUDIT_BYTES,
     allowed_hosts: tuple[str, ...] | None = None,
     prewarm_render: bool = False,
+    read_timeout_s: float = READ_TIMEOUT_S,
 ) -> FastAPI:
     """The review room as an ASGI application.
 
     `db_url` defaults to SQLite in `data_dir` (`sqlite:///<data_dir>/varroom.db`); the schema
     is migrated to the newest revision before this returns. With a `token`, every /api call
     needs `Authorization: Bearer <token>`; without one, only loopback host names are served
-    (`allowed_hosts` overrides that list).
+    (`allowed_hosts` overrides that list). A request body that stalls for `read_timeout_s`
+    is answered 408 and dropped.
     """
     data = Path(data_dir)
-    data.mkdir(parents=True, exist_ok=True)
+    data.mkdir(mode=PRIVATE_DIR, parents=True, exist_ok=True)  # a folder made here: 0700
     ignore = data / ".gitignore"
     if not ignore.exists():
         ignore.write_text("# varroom serve's data: not for version control\n*\n")
     url = db_url or db.default_url(data)
     engine, revision = db.open_database(url)
-    limits = Limits(situation_bytes=max_situation_bytes, audit_bytes=max_audit_bytes)
+    limits = Limits(
+        situation_bytes=max_situation_bytes,
+        audit_bytes=max_audit_bytes,
+        read_timeout_s=read_timeout_s,
+    )
     room = Room.open(engine, data, audit_runner or default_audit_runner, limits)
     if allowed_hosts is None and not token:
         allowed_hosts = LOOPBACK_NAMES

@@ -28,6 +28,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.pool import StaticPool
 
 from varroom.errors import VarroomError
+from varroom.serve.config import PRIVATE_FILE
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
@@ -104,6 +105,8 @@ def open_database(url: str, *, upgrade: bool = True) -> tuple[Engine, str]:
         raise VarroomError(f"cannot use the database {safe_url(url)}: {error}") from None
     except sa_exc.OperationalError as error:
         raise VarroomError(f"cannot open the database {safe_url(url)}: {error.orig}") from None
+    except OSError as error:  # making the SQLite file (a folder there, no permission)
+        raise VarroomError(f"cannot open the database {safe_url(url)}: {error.strerror}") from None
 
 
 def safe_url(url: str) -> str:
@@ -121,7 +124,10 @@ def make_engine(url: str) -> Engine:
         return sa.create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
     memory = parsed.database in (None, "", ":memory:")
     if parsed.database and not memory:
-        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        path = Path(parsed.database)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # Made here, before SQLite makes it 0644: its -wal and -shm files take its mode.
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, PRIVATE_FILE))
     engine = sa.create_engine(
         url,
         connect_args={"check_same_thread": False, "timeout": 30},

@@ -2,7 +2,8 @@
 
 - Host: without a token, only loopback names are served (no DNS rebinding).
 - /api: a bearer token when one is set (401); a cross-site Origin on a write (403);
-  bodies over the size limit (413), by Content-Length or by counting as they arrive.
+  bodies over the size limit (413), by Content-Length or by counting as they arrive;
+  bodies that stall (408).
 - Security headers and an `X-Request-Id` on every response; /api answers are never cached.
 - An error no handler answered is logged with the request id and answered as a JSON 500
   that says nothing of the code or the server's files.
@@ -10,6 +11,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import json
 import logging
@@ -176,14 +178,23 @@ class Guard:
                 await exchange.refuse(413, too_large)
                 return
         received = 0
+        body_read = False
+        timeout_s = self.limits.read_timeout_s
 
         async def counted_receive() -> Message:
-            nonlocal received
+            nonlocal received, body_read
             if exchange.done:
                 return {"type": "http.disconnect"}
-            message = await receive()
+            if body_read:  # now only a disconnect can come, however late: no timeout
+                return await receive()
+            try:
+                message = await asyncio.wait_for(receive(), timeout_s)
+            except TimeoutError:
+                await exchange.refuse(408, f"the request body stalled for {timeout_s:g} s")
+                return {"type": "http.disconnect"}
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
+                body_read = not message.get("more_body", False)
                 if received > limit:
                     await exchange.refuse(413, too_large)
                     return {"type": "http.disconnect"}

@@ -7,15 +7,42 @@ the situation body (read by `situation_from_dict`, which gives the JSON path of 
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import re
+import unicodedata
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from varroom.serve.config import MAX_ID
 from varroom.serve.facts import Facts
 
 # Printable text with at least one visible character: what a name in the log may be.
 NAME_PATTERN = r"^[^\x00-\x1f\x7f]*[^\s\x00-\x1f\x7f][^\x00-\x1f\x7f]*$"
+
+# What a reader of the log cannot see as it was sent: C0 and C1 controls (ESC, CR, LF...),
+# bidi marks, embeddings, overrides and isolates (U+202E turns text around), and invisible
+# characters (U+200B, U+2060, U+FEFF) that make two names look alike.
+HIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
+
+
+def visible(text: str) -> str:
+    """The text as sent, or a ValueError naming the first character a reader cannot see."""
+    found = HIDDEN.search(text)
+    if found is not None:
+        raise ValueError(
+            f"a control, bidi or invisible character (U+{ord(found.group()):04X}) is not allowed"
+        )
+    return text
+
+
+def person(text: str) -> str:
+    """A reviewer's name in one form (NFKC: full-width and other look-alike forms folded),
+    so that one person is one name in the log."""
+    return visible(unicodedata.normalize("NFKC", text).strip())
+
+
+VisibleText = Annotated[str, AfterValidator(visible)]
+PersonName = Annotated[str, AfterValidator(person)]
 
 ERROR_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -89,7 +116,7 @@ class DecisionIn(BaseModel):
     """One entry of the decision log, as the page sends it."""
 
     model_config = ConfigDict(extra="forbid")
-    reviewer: str = Field(min_length=1, max_length=80, pattern=NAME_PATTERN)
+    reviewer: PersonName = Field(min_length=1, max_length=80, pattern=NAME_PATTERN)
     decision: Literal["confirm", "offside", "no_offence"] = Field(
         description="confirm the engine's verdict (with the facts set), or overturn to "
         "offside / no offence"
@@ -100,7 +127,7 @@ class DecisionIn(BaseModel):
     facts: Facts | None = Field(
         default=None, description="the facts the decision rests on (default: those set now)"
     )
-    client_ref: str | None = Field(
+    client_ref: VisibleText | None = Field(
         default=None,
         min_length=1,
         max_length=100,
@@ -110,4 +137,4 @@ class DecisionIn(BaseModel):
     corrects: int | None = Field(
         default=None, ge=1, le=MAX_ID, description="id of the decision this entry corrects"
     )
-    note: str | None = Field(default=None, max_length=2000)
+    note: VisibleText | None = Field(default=None, max_length=2000)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import shutil
 import time
 import uuid
@@ -19,6 +20,7 @@ import sqlalchemy as sa
 from varroom.errors import VarroomError
 from varroom.serve import db
 from varroom.serve.audit import AuditRunner, incident_dict
+from varroom.serve.config import PRIVATE_DIR, PRIVATE_FILE
 from varroom.serve.errors import ApiError
 from varroom.serve.service.display import safe_name
 from varroom.serve.service.queue import Queue
@@ -51,7 +53,7 @@ def stored_name(index: int, filename: str | None) -> str:
 def save_upload(source: IO[bytes], path: Path) -> int:
     """Copy an upload to a new file (never over one); its size in bytes."""
     source.seek(0)
-    with open(path, "xb") as out:
+    with open(path, "xb", opener=lambda name, flags: os.open(name, flags, PRIVATE_FILE)) as out:
         shutil.copyfileobj(source, out, 1024 * 1024)
         return out.tell()
 
@@ -64,14 +66,14 @@ class Audits:
         self.queue = queue
         self._executor: ThreadPoolExecutor | None = None
         self._executor_lock = Lock()
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(mode=PRIVATE_DIR, parents=True, exist_ok=True)
         self._fail_interrupted()
 
     def new_folder(self) -> tuple[str, Path]:
         """A new audit's id and the folder its uploads go to."""
         audit_id = uuid.uuid4().hex
         folder = self.folder / audit_id
-        folder.mkdir(parents=True)
+        folder.mkdir(mode=PRIVATE_DIR, parents=True)
         return audit_id, folder
 
     def start(self, audit_id: str, provider: str, files: list[dict[str, Any]]) -> dict[str, Any]:
@@ -139,20 +141,26 @@ class Audits:
                 .values(updated_at=now(), **values)
             )
 
-    def _files(self, audit_id: str) -> dict[str, list[Path]]:
+    def _files(self, audit_id: str) -> tuple[dict[str, list[Path]], dict[str, str]]:
+        """The stored files by role, and each one's path as the client named the file."""
         with self.store.engine.connect() as conn:
             files_json = conn.execute(
                 sa.select(db.audits.c.files_json).where(db.audits.c.id == audit_id)
             ).scalar_one()
         by_role: dict[str, list[Path]] = {}
+        shown: dict[str, str] = {}
         for f in json.loads(files_json):
-            by_role.setdefault(f["role"], []).append(self.folder / audit_id / f["stored"])
-        return by_role
+            path = self.folder / audit_id / f["stored"]
+            by_role.setdefault(f["role"], []).append(path)
+            for spelled in (path.resolve(), path):  # a loader may name it either way
+                shown[str(spelled)] = f["name"] or f["stored"]
+        return by_role, shown
 
     def _run(self, audit_id: str) -> None:
+        shown: dict[str, str] = {}
         try:
             provider = self.state(audit_id)["provider"]
-            by_role = self._files(audit_id)
+            by_role, shown = self._files(audit_id)
             self._set(audit_id, state="running")
             added, rejected, first_problem = self._queue_incidents(
                 audit_id, self.runner(provider, by_role, self._progress(audit_id))
@@ -164,10 +172,21 @@ class Audits:
                 error=None if first_problem is None else f"rejected an incident: {first_problem}",
             )
         except VarroomError as error:
-            self._set(audit_id, state="failed", error=str(error))
-        except Exception as error:
+            # The message names the stored file: say the client's name for it, and nothing
+            # of where the server keeps its data.
+            message = str(error)
+            for path, name in shown.items():
+                message = message.replace(path, name)
+            for folder in (self.folder.resolve(), self.folder):
+                message = message.replace(str(folder), "…")
+            self._set(audit_id, state="failed", error=message)
+        except Exception:
             log.exception("audit %s failed", audit_id)
-            self._set(audit_id, state="failed", error=f"{type(error).__name__}: {error}")
+            self._set(
+                audit_id,
+                state="failed",
+                error=f"the audit failed unexpectedly: the server's log has it as audit {audit_id}",
+            )
         finally:
             shutil.rmtree(self.folder / audit_id, ignore_errors=True)
 

@@ -80,7 +80,7 @@ class DecisionLog:
         return {
             "situation_id": situation_id,
             "created_at": now(),
-            "reviewer": entry.reviewer.strip(),
+            "reviewer": entry.reviewer,
             "decision": entry.decision,
             "outcome": _outcome(entry, verdict),
             "engine_status": verdict["status"],
@@ -91,7 +91,7 @@ class DecisionLog:
             "verdict_json": json.dumps(verdict, ensure_ascii=False),
             "corrects": entry.corrects,
             "client_ref": entry.client_ref,
-            "note": None if entry.note is None else entry.note.replace("\x00", ""),
+            "note": entry.note,
         }
 
     def _by_client_ref(self, reviewer: str, client_ref: str) -> Any:
@@ -100,7 +100,7 @@ class DecisionLog:
             return conn.execute(
                 sa.select(d, db.situations.c.title)
                 .join(db.situations, db.situations.c.id == d.c.situation_id)
-                .where(d.c.reviewer == reviewer.strip(), d.c.client_ref == client_ref)
+                .where(d.c.reviewer == reviewer, d.c.client_ref == client_ref)
             ).first()
 
     @staticmethod

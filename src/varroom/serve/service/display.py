@@ -7,15 +7,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from varroom.engine.explain import distance
+from varroom.serve.schemas import HIDDEN
 
 CALLS = {"offence": "OFFSIDE", "no_offence": "NO OFFENCE", "undecidable": "UNDECIDABLE"}
-# Control characters, and lone surrogates (a multipart file name can carry them): not text.
-_CONTROL = re.compile("[\x00-\x1f\x7f\ud800-\udfff]")
+# What a reader cannot see as sent (controls, bidi, invisible characters), and lone
+# surrogates (a multipart file name can carry them): shown as spaces.
+_NOT_SHOWN = re.compile(f"{HIDDEN.pattern[:-1]}\ud800-\udfff]")
 
 
 def clean(text: str, limit: int) -> str:
-    """Text for display: control characters as spaces, trimmed, at most `limit` characters."""
-    return _CONTROL.sub(" ", text).strip()[:limit]
+    """Text for display: what cannot be seen as spaces, trimmed, at most `limit` characters."""
+    return _NOT_SHOWN.sub(" ", text).strip()[:limit]
 
 
 def names_of(situation: Mapping[str, Any]) -> dict[str, str]:
@@ -23,7 +25,8 @@ def names_of(situation: Mapping[str, Any]) -> dict[str, str]:
     for player in situation["players"]:
         name = player.get("name")
         number = player.get("number")
-        out[player["id"]] = name or (f"number {number}" if number is not None else player["id"])
+        shown = clean(name, 80) if isinstance(name, str) else ""
+        out[player["id"]] = shown or (f"number {number}" if number is not None else player["id"])
     return out
 
 

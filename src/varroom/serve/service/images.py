@@ -15,6 +15,7 @@ from pathlib import Path
 
 from varroom.engine.judge import judge
 from varroom.formats.situation_json import situation_from_dict
+from varroom.serve.config import PRIVATE_DIR
 from varroom.serve.errors import ApiError
 from varroom.serve.facts import apply_facts
 from varroom.serve.service.store import Store
@@ -55,7 +56,7 @@ class Pictures:
         self.folder = folder
         self.renderer = renderer
         self._lock = threading.Lock()  # one drawing at a time: matplotlib is not thread-safe
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(mode=PRIVATE_DIR, parents=True, exist_ok=True)
 
     def image(self, situation_id: int) -> Path:
         """The PNG of the situation with its facts now; drawn once per set of facts."""
@@ -76,9 +77,10 @@ class Pictures:
             verdict = judge(situation)
             try:
                 render(situation, verdict, path)
-            except Exception as error:
+            except Exception:
                 log.exception("cannot draw situation %s", situation_id)
                 raise ApiError(
-                    422, f"the picture cannot be drawn for this situation ({error})"
+                    422,
+                    "the picture cannot be drawn for this situation: the server's log has why",
                 ) from None
         return path

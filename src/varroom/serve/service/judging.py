@@ -29,9 +29,11 @@ def judge_dict(data: Any, source: str) -> tuple[dict[str, Any], float]:
         verdict = judge(situation).to_dict()
     except VarroomError as error:
         raise ApiError(422, str(error), "$") from None
-    except Exception as error:  # the engine must not take the server down with it
+    except Exception:  # the engine must not take the server down with it, nor show its insides
         log.exception("the engine failed on %s", source)
-        raise ApiError(422, f"the engine could not judge this situation ({error})", "$") from None
+        raise ApiError(
+            422, "the engine could not judge this situation: the server's log has the details", "$"
+        ) from None
     return verdict, time.perf_counter() - start
 
 
