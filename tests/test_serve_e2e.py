@@ -217,3 +217,40 @@ def test_with_a_token_the_page_asks_for_it_once(browser: Any, tmp_path: Path) ->
         assert "token" not in page.url
         sync_api.expect(page.locator("#token-dialog")).to_be_hidden()
         page.close()
+
+
+def test_a_decision_on_facts_another_reviewer_changed_is_shown_again_not_recorded(
+    browser: Any, tmp_path: Path
+) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        app = create_app(None, None, tmp_path / "data")
+    room = app.state.room
+    sid = room.queue.add(__import__("json").loads(KANE.read_text()), KANE.name)["id"]
+    with serve_in_thread(app) as url:
+        page, errors = _page(browser)
+        page.goto(f"{url}/#{sid}")
+        page.fill("#reviewer", "B. Referee")
+        page.locator("#reviewer").blur()
+        sync_api.expect(page.locator("#verdict-call")).to_have_text("OFFSIDE")
+        # Another reviewer sets the deflection to a deliberate play meanwhile.
+        answer = httpx.post(
+            f"{url}/api/situations/{sid}/facts",
+            json={"plays": [{"touch": 2, "kind": "deliberate_play"}]},
+        )
+        assert answer.status_code == 200
+        page.keyboard.press("c")
+        page.keyboard.press("Enter")
+        sync_api.expect(page.locator("#toast")).to_contain_text(
+            "Another reviewer changed the facts"
+        )
+        sync_api.expect(page.locator("#verdict-call")).to_have_text("NO OFFENCE")
+        assert httpx.get(f"{url}/api/decisions.json").json() == []
+        # Confirmed now, on what the page shows: recorded as no offence.
+        page.keyboard.press("c")
+        page.keyboard.press("Enter")
+        sync_api.expect(page.locator("#toast")).to_contain_text("recorded")
+        (entry,) = httpx.get(f"{url}/api/decisions.json").json()
+        assert entry["outcome"] == "no_offence"
+        assert errors == [], errors
+        page.close()

@@ -192,6 +192,7 @@ entries = st.lists(
             "corrects": st.none() | st.integers(1, 9),
             "client_ref": st.none() | st.text(max_size=5),
             "note": st.none() | st.text(max_size=5),
+            "conflicts_with": st.none() | st.just("[1]"),
         }
     ),
     min_size=1,

@@ -23,6 +23,7 @@ with warnings.catch_warnings():
 from varroom.serve import create_app
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+KANE = EXAMPLES / "tottenham-sporting-2022-kane.json"
 # Debian installs each major version under its own folder; take the newest.
 BIN = max(
     Path("/usr/lib/postgresql").glob("*/bin"),
@@ -93,7 +94,7 @@ def test_migrations_queue_and_append_only_log_on_postgres(
         posted = room.post(
             "/api/situations",
             params={"filename": "kane.json"},
-            content=(EXAMPLES / "tottenham-sporting-2022-kane.json").read_bytes(),
+            content=KANE.read_bytes(),
             headers={"content-type": "application/json"},
         )
         assert posted.status_code == 201
@@ -117,7 +118,7 @@ def test_a_nul_in_a_player_id_is_422_on_postgres_not_a_broken_incident(
 ) -> None:
     # PostgreSQL's text cannot hold U+0000: such an id was accepted, then every decision on
     # the incident failed. Now the situation is refused, with the path, before it is stored.
-    text = (EXAMPLES / "tottenham-sporting-2022-kane.json").read_text()
+    text = KANE.read_text()
     app = create_app(postgres_url, None, tmp_path / "data")
     with TestClient(app, base_url="http://127.0.0.1") as room:
         before = len(room.get("/api/situations").json())
@@ -154,11 +155,7 @@ def test_postgres_refuses_every_route_to_rewrite_the_log(
 
     app = create_app(postgres_url, None, tmp_path / "data")
     with TestClient(app, base_url="http://127.0.0.1") as room:
-        sid = room.post(
-            "/api/situations",
-            content=(EXAMPLES / "tottenham-sporting-2022-kane.json").read_bytes(),
-            headers={"content-type": "application/json"},
-        ).json()["id"]
+        sid = room.post("/api/situations", json=json.loads(KANE.read_text())).json()["id"]
         body = {"reviewer": "Bo", "decision": "offside", "duration_s": 2}
         assert room.post(f"/api/situations/{sid}/decisions", json=body).status_code == 201
     engine = sa.create_engine(postgres_url)
@@ -187,9 +184,7 @@ def test_decisions_written_at_once_chain_in_order_on_postgres(
 
     app = create_app(postgres_url, None, tmp_path / "data")
     room = app.state.room
-    sid = room.queue.add(
-        json.loads((EXAMPLES / "tottenham-sporting-2022-kane.json").read_text()), "kane"
-    )["id"]
+    sid = room.queue.add(json.loads(KANE.read_text()), "kane")["id"]
 
     def decide(n: int) -> None:
         entry = DecisionIn(
@@ -202,3 +197,22 @@ def test_decisions_written_at_once_chain_in_order_on_postgres(
     check = check_chain(room.store.engine)
     room.close()
     assert check.intact, check
+
+
+def test_two_reviewers_on_postgres_stale_facts_409_and_a_conflict(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    app = create_app(postgres_url, None, tmp_path / "data")
+    with TestClient(app, base_url="http://127.0.0.1") as room:
+        sid = room.post("/api/situations", json=json.loads(KANE.read_text())).json()["id"]
+        incident = f"/api/situations/{sid}"
+        tag = room.get(incident).headers["etag"]
+        flip = {"plays": [{"touch": 2, "kind": "deliberate_play"}]}
+        first = room.post(f"{incident}/facts", json=flip, headers={"if-match": tag})
+        second = room.post(f"{incident}/facts", json={"plays": []}, headers={"if-match": tag})
+        assert (first.status_code, second.status_code) == (200, 409)
+        assert second.json()["facts"] == first.json()["facts"]
+        for reviewer, decision in (("Ana", "offside"), ("Ben", "no_offence")):
+            body = {"reviewer": reviewer, "decision": decision, "duration_s": 5}
+            assert room.post(f"{incident}/decisions", json=body).status_code == 201
+        assert room.get(incident).json()["conflict"] is True

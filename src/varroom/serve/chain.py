@@ -37,6 +37,7 @@ CHAINED = (
     "corrects",
     "client_ref",
     "note",
+    "conflicts_with",
 )
 
 _FLOATS = (CHAINED.index("margin_m"), CHAINED.index("duration_s"))

@@ -86,6 +86,7 @@ decisions = sa.Table(
     sa.Column("corrects", sa.Integer, sa.ForeignKey("decisions.id")),
     sa.Column("client_ref", sa.String(100)),
     sa.Column("note", sa.Text),
+    sa.Column("conflicts_with", sa.Text),
     sa.Column("prev_hash", sa.String(64)),
     sa.Column("entry_hash", sa.String(64)),
 )

@@ -16,17 +16,24 @@ class ApiError(StarletteHTTPException):
     An HTTP exception, so that FastAPI lets it through from reading a body (`json_input`).
     """
 
-    def __init__(self, status: int, error: str, where: str | None = None) -> None:
+    def __init__(
+        self,
+        status: int,
+        error: str,
+        where: str | None = None,
+        more: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(status, error)
         self.status = status
         self.error = error
         self.where = where
+        self.more = more or {}  # what the client needs to act on it (a 409's current facts)
 
     def body(self) -> dict[str, Any]:
         body: dict[str, Any] = {"error": self.error}
         if self.where is not None:
             body["where"] = self.where
-        return body
+        return {**body, **self.more}
 
 
 def where_of(loc: tuple[Any, ...]) -> str:

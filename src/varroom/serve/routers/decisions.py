@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Response
 
 from varroom.serve.config import MAX_ID
-from varroom.serve.dependencies import RoomDep, SituationId
+from varroom.serve.dependencies import ExpectedVersion, RoomDep, SituationId
 from varroom.serve.json_input import CheckedJsonRoute
 from varroom.serve.schemas import DecisionIn, responses
 
@@ -24,10 +24,19 @@ router = APIRouter(route_class=CheckedJsonRoute)
     },
 )
 def add_decision(
-    situation_id: SituationId, entry: DecisionIn, response: Response, room: RoomDep
+    situation_id: SituationId,
+    entry: DecisionIn,
+    response: Response,
+    room: RoomDep,
+    expected: ExpectedVersion,
 ) -> dict[str, Any]:
-    """Append a decision to the log. A correction is a new entry (`corrects`: the old id)."""
-    decision, created = room.log.add(situation_id, entry)
+    """Append a decision to the log. A correction is a new entry (`corrects`: the old id).
+
+    With `If-Match` (the ETag of the incident as loaded), 409 with the facts now if another
+    reviewer changed them since: the entry records the facts and verdict the reviewer saw.
+    `conflicts_with` lists the standing decisions of other reviewers it contradicts.
+    """
+    decision, created = room.log.add(situation_id, entry, expected)
     if not created:
         response.status_code = 200
     return decision

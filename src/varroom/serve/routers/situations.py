@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
-from varroom.serve.dependencies import RoomDep, SituationId
+from varroom.serve.dependencies import RoomDep, SituationId, facts_tag
 from varroom.serve.errors import ApiError
 from varroom.serve.json_input import read_json
 from varroom.serve.schemas import SITUATION_SCHEMA, responses
@@ -55,6 +55,9 @@ def list_situations(room: RoomDep) -> list[dict[str, Any]]:
 
 
 @router.get("/api/situations/{situation_id}", responses=responses(404, 422))
-def get_situation(situation_id: SituationId, room: RoomDep) -> dict[str, Any]:
-    """One incident: the situation, the facts set, the verdict now and the engine's own."""
-    return room.queue.detail(situation_id)
+def get_situation(situation_id: SituationId, room: RoomDep, response: Response) -> dict[str, Any]:
+    """One incident: the situation, the facts set, the verdict now and the engine's own.
+    Its ETag names the facts' version: send it as If-Match with facts and decisions."""
+    detail = room.queue.detail(situation_id)
+    response.headers["etag"] = facts_tag(detail["facts_version"])
+    return detail

@@ -7,7 +7,7 @@ unique index refuses the second, and the first is answered again.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import sqlalchemy as sa
@@ -17,7 +17,7 @@ from varroom.serve import db
 from varroom.serve.chain import GENESIS, entry_hash
 from varroom.serve.errors import ApiError
 from varroom.serve.schemas import DecisionIn
-from varroom.serve.service.review import Review
+from varroom.serve.service.review import Review, check_version
 from varroom.serve.service.store import Store, now
 
 OUTCOME_OF_STATUS = {"offence": "offside", "no_offence": "no_offence"}
@@ -28,14 +28,28 @@ class DecisionLog:
         self.store = store
         self.review = review
 
-    def add(self, situation_id: int, entry: DecisionIn) -> tuple[dict[str, Any], bool]:
-        """Append a decision; (the entry, True) or, for a client_ref seen before, (it, False)."""
+    def add(
+        self, situation_id: int, entry: DecisionIn, expected: int | None = None
+    ) -> tuple[dict[str, Any], bool]:
+        """Append a decision; (the entry, True) or, for a client_ref seen before, (it, False).
+
+        With `expected`, a 409 unless the incident's facts are still at that version, so the
+        entry records the facts and verdict the reviewer saw.
+        """
+        if entry.client_ref is not None:  # a retry: answered before any check of the facts
+            existing = self._by_client_ref(entry.reviewer, entry.client_ref)
+            if existing is not None:
+                return self._same_entry(existing, situation_id), False
         with self.store.write_lock:
             try:
                 with self.store.engine.begin() as conn:
                     row = self.store.situation_row(conn, situation_id)
-                    values = self._values(conn, row, situation_id, entry)
+                    check_version(row, expected)
                     db.lock_log(conn)
+                    values = self._values(conn, row, situation_id, entry)
+                    values["conflicts_with"] = _conflicts(
+                        self._situation_entries(conn, situation_id), entry, values["outcome"]
+                    )
                     values["prev_hash"] = (
                         conn.execute(
                             sa.select(db.decisions.c.entry_hash)
@@ -49,7 +63,7 @@ class DecisionLog:
                         db.decisions.insert().values(values).returning(db.decisions.c.id)
                     ).scalar_one()
             except IntegrityError:
-                # This client_ref was recorded before (a retry): answer with that entry.
+                # This client_ref was recorded just now by another request: answer with it.
                 existing = None
                 if entry.client_ref is not None:
                     existing = self._by_client_ref(entry.reviewer, entry.client_ref)
@@ -57,6 +71,17 @@ class DecisionLog:
                     raise
                 return self._same_entry(existing, situation_id), False
         return entry_out({"id": new_id, **values}, title=row.title), True
+
+    @staticmethod
+    def _situation_entries(conn: sa.Connection, situation_id: int) -> list[Any]:
+        d = db.decisions
+        return list(
+            conn.execute(
+                sa.select(d.c.id, d.c.reviewer, d.c.outcome, d.c.corrects)
+                .where(d.c.situation_id == situation_id)
+                .order_by(d.c.id)
+            )
+        )
 
     def _values(
         self, conn: sa.Connection, row: Any, situation_id: int, entry: DecisionIn
@@ -135,6 +160,7 @@ class DecisionLog:
                 d.c.corrects,
                 d.c.client_ref,
                 d.c.note,
+                d.c.conflicts_with,
                 s.c.title,
             )
             .join(s, s.c.id == d.c.situation_id)
@@ -149,6 +175,45 @@ class DecisionLog:
         if limit is not None:
             rows = rows[::-1]
         return [entry_out(r._mapping, title=r.title) for r in rows]
+
+
+def conflicted(conn: sa.Connection, situation_ids: list[int]) -> set[int]:
+    """Those of the situations whose standing decisions disagree: a conflict to resolve."""
+    d = db.decisions
+    by_situation: dict[int, list[Any]] = {}
+    rows = conn.execute(
+        sa.select(d.c.situation_id, d.c.id, d.c.reviewer, d.c.outcome, d.c.corrects)
+        .where(d.c.situation_id.in_(situation_ids))
+        .order_by(d.c.id)
+    )
+    for r in rows:
+        by_situation.setdefault(r.situation_id, []).append(r)
+    return {
+        sid
+        for sid, entries in by_situation.items()
+        if len({e.outcome for e in standing(entries)}) > 1
+    }
+
+
+def standing(entries: Iterable[Any]) -> list[Any]:
+    """The decisions that stand, from a situation's entries in id order: each reviewer's
+    newest, unless a later entry corrects it (a correction takes the corrected one's place).
+    """
+    entries = list(entries)
+    corrected = {e.corrects for e in entries if e.corrects is not None}
+    newest = {e.reviewer: e for e in entries}
+    return [e for e in newest.values() if e.id not in corrected]
+
+
+def _conflicts(entries: list[Any], entry: DecisionIn, outcome: str) -> str | None:
+    """The ids (JSON) of other reviewers' standing decisions that the new one contradicts:
+    two reviewers disagree until one of them decides again or corrects the other."""
+    against = [
+        e.id
+        for e in standing(entries)
+        if e.reviewer != entry.reviewer and e.id != entry.corrects and e.outcome != outcome
+    ]
+    return json.dumps(against) if against else None
 
 
 def _outcome(entry: DecisionIn, verdict: Mapping[str, Any]) -> str:
@@ -182,4 +247,5 @@ def entry_out(row: Mapping[Any, Any], title: str | None = None) -> dict[str, Any
         "corrects": row["corrects"],
         "client_ref": row["client_ref"],
         "note": row["note"],
+        "conflicts_with": json.loads(row["conflicts_with"] or "[]"),
     }

@@ -9,6 +9,7 @@ import sqlalchemy as sa
 
 from varroom.serve import db, json_input
 from varroom.serve.facts import describe_changes, original_facts, play_kind
+from varroom.serve.service.decisions import conflicted
 from varroom.serve.service.display import (
     attacking_team,
     names_of,
@@ -88,6 +89,7 @@ class Queue:
         )
         with self.store.engine.connect() as conn:
             rows = conn.execute(query).all()
+            disputed = conflicted(conn, [r.id for r in rows if r.n and r.n > 1])
         return [
             {
                 "id": r.id,
@@ -100,6 +102,7 @@ class Queue:
                 "facts_version": r.facts_version,
                 "decided": bool(r.n),
                 "decisions": r.n or 0,
+                "conflict": r.id in disputed,
                 "last_decision": None
                 if not r.n
                 else {"outcome": r.outcome, "reviewer": r.reviewer},
@@ -119,6 +122,7 @@ class Queue:
             decided = conn.execute(
                 sa.select(sa.func.count()).where(db.decisions.c.situation_id == situation_id)
             ).scalar_one()
+            conflict = bool(decided > 1 and conflicted(conn, [situation_id]))
         data = json.loads(row.situation_json)
         facts = json.loads(row.facts_json)
         names = names_of(data)
@@ -136,6 +140,7 @@ class Queue:
             "status": row.status,
             "decided": bool(decided),
             "decisions": decided,
+            "conflict": conflict,
             "facts_version": row.facts_version,
             "facts": facts,
             "changes": describe_changes(data, facts, names),

@@ -20,20 +20,28 @@ class Review:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def set_facts(self, situation_id: int, facts: Facts) -> dict[str, Any]:
+    def set_facts(
+        self, situation_id: int, facts: Facts, expected: int | None = None
+    ) -> dict[str, Any]:
         """Store the facts and judge again: the new verdict, the one before, the engine's own,
-        what the facts change and how long judging took."""
+        what the facts change and how long judging took. With `expected`, a 409 unless the
+        facts are still at that version."""
         start = time.perf_counter()
         with self.store.write_lock, self.store.engine.begin() as conn:
             row = self.store.situation_row(conn, situation_id)
+            check_version(row, expected)
             data = json.loads(row.situation_json)
             previous = json.loads(row.verdict_json)
             verdict, normalised, judge_s = self.store_facts(conn, row, data, facts, "$")
+            version = conn.execute(
+                sa.select(db.situations.c.facts_version).where(db.situations.c.id == situation_id)
+            ).scalar_one()
         names = names_of(data)
         engine_verdict = json.loads(row.engine_verdict_json)
         return {
             "id": situation_id,
             "facts": normalised,
+            "facts_version": version,
             "changes": describe_changes(data, normalised, names),
             "verdict": verdict,
             "summary": summary(verdict, names),
@@ -65,9 +73,10 @@ class Review:
         modified = apply_facts(data, normalised)
         verdict, _ = judge_dict(modified, row.source_name or f"situation {row.id}")
         judge_s = time.perf_counter() - start
-        conn.execute(
+        # Only over the version read: on PostgreSQL another writer may have come in between.
+        updated = conn.execute(
             sa.update(db.situations)
-            .where(db.situations.c.id == row.id)
+            .where(db.situations.c.id == row.id, db.situations.c.facts_version == row.facts_version)
             .values(
                 facts_json=json.dumps(normalised),
                 facts_version=row.facts_version + 1,
@@ -77,4 +86,19 @@ class Review:
                 updated_at=now(),
             )
         )
+        if updated.rowcount != 1:
+            check_version(self.store.situation_row(conn, row.id), row.facts_version)
         return verdict, normalised, judge_s
+
+
+def check_version(row: Any, expected: int | None) -> None:
+    """A 409 with the facts now, when they are no longer at the version the client saw."""
+    if expected is None or row.facts_version == expected:
+        return
+    raise ApiError(
+        409,
+        f"the facts changed since this incident was loaded (version {expected}, now "
+        f"{row.facts_version}): look at them again",
+        "header:If-Match",
+        {"facts": json.loads(row.facts_json), "facts_version": row.facts_version},
+    )

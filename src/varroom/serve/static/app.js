@@ -185,11 +185,13 @@ function renderQueue() {
         h("span", { class: "qi-title", title: item.title }, item.title),
         h("span", { class: "qi-id" }, "#" + item.id),
         h("span", { class: "qi-sub" }, item.source_name || (item.origin === "audit" ? "from a match audit" : "")),
-        h(
-          "span",
-          { class: "pill qi-state " + (item.decided ? "decided" : "pending") },
-          item.decided ? "\u2713 " + (OUTCOME[item.last_decision.outcome] || "decided") : "pending",
-        ),
+        item.conflict
+          ? h("span", { class: "pill qi-state conflict", title: "reviewers disagree: decide again or correct one" }, "conflict")
+          : h(
+              "span",
+              { class: "pill qi-state " + (item.decided ? "decided" : "pending") },
+              item.decided ? "\u2713 " + (OUTCOME[item.last_decision.outcome] || "decided") : "pending",
+            ),
         h(
           "span",
           { class: "qi-verdict" },
@@ -469,13 +471,26 @@ function currentFacts() {
   return { plays: f.plays.slice(), involvement: f.involvement.slice(), off_field: f.off_field.slice() };
 }
 
+// The incident as this page loaded it: a write on facts another reviewer changed since is 409.
+function ifMatch(d) {
+  return { "If-Match": `"f${d.facts_version}"` };
+}
+
+// A 409 for stale facts: show the incident as it is now, and say why nothing was recorded.
+function staleShownAgain(err, d) {
+  if (err.status !== 409 || err.where !== "header:If-Match") return false;
+  toast("Another reviewer changed the facts: here they are now. Nothing was recorded.", true);
+  openIncident(d.id);
+  return true;
+}
+
 async function postFacts(facts) {
   const d = state.current;
   let result;
   try {
-    result = await api(`/api/situations/${d.id}/facts`, { method: "POST", json: facts });
+    result = await api(`/api/situations/${d.id}/facts`, { method: "POST", json: facts, headers: ifMatch(d) });
   } catch (err) {
-    toast(err.where ? `${err.message} (${err.where})` : err.message, true);
+    if (!staleShownAgain(err, d)) toast(err.where ? `${err.message} (${err.where})` : err.message, true);
     return;
   }
   if (!state.current || state.current.id !== d.id) return;
@@ -486,7 +501,7 @@ async function postFacts(facts) {
     summary: result.summary,
     status: result.verdict.status,
   });
-  d.facts_version += 1;
+  d.facts_version = result.facts_version;
   if (result.verdict_changed) {
     state.lastFlip = `${result.previous_summary.call} \u2192 ${result.summary.call}`;
     const box = $("verdict");
@@ -657,17 +672,17 @@ async function decide(decision) {
   if (note) body.note = note;
   let entry;
   try {
-    entry = await api(`/api/situations/${d.id}/decisions`, { method: "POST", json: body });
+    entry = await api(`/api/situations/${d.id}/decisions`, { method: "POST", json: body, headers: ifMatch(d) });
   } catch (err) {
     if (err.status === 0) {
       try {
-        entry = await api(`/api/situations/${d.id}/decisions`, { method: "POST", json: body }); // same client_ref: recorded once
+        entry = await api(`/api/situations/${d.id}/decisions`, { method: "POST", json: body, headers: ifMatch(d) }); // same client_ref: recorded once
       } catch (again) {
-        toast(again.message, true);
+        if (!staleShownAgain(again, d)) toast(again.message, true);
         return;
       }
     } else {
-      toast(err.where ? `${err.message} (${err.where})` : err.message, true);
+      if (!staleShownAgain(err, d)) toast(err.where ? `${err.message} (${err.where})` : err.message, true);
       return;
     }
   }
@@ -691,7 +706,14 @@ function logRow(e, withIncident) {
   cells.push(
     h("td", {}, e.reviewer),
     h("td", {}, DECISION[e.decision] || e.decision, e.note ? h("div", { class: "muted" }, e.note) : null),
-    h("td", { class: `o-${e.outcome}` }, OUTCOME[e.outcome] || e.outcome),
+    h(
+      "td",
+      { class: `o-${e.outcome}` },
+      OUTCOME[e.outcome] || e.outcome,
+      e.conflicts_with && e.conflicts_with.length
+        ? h("div", { class: "o-conflict" }, "contradicts " + e.conflicts_with.map((id) => "#" + id).join(", "))
+        : null,
+    ),
     h("td", {}, CALL[e.engine_status] || e.engine_status),
     h("td", { class: "num" + (e.duration_s >= LATE_S ? " o-late" : "") }, fmtClock(e.duration_s)),
   );

@@ -1,4 +1,4 @@
-"""The decision log: refuse INSERT OR REPLACE / REPLACE on SQLite; a hash chain over it.
+"""The decision log: refuse INSERT OR REPLACE / REPLACE on SQLite; conflicts; a hash chain.
 
 SQLite's REPLACE (and INSERT OR REPLACE) resolves a conflict by deleting the old row, and
 delete triggers do not fire for that delete unless `recursive_triggers` is on in the
@@ -6,8 +6,10 @@ connection making it. A BEFORE INSERT trigger, in the schema and so in every con
 refuses an entry whose id or (reviewer, client_ref) is already in the log. (An UPSERT's
 DO UPDATE is an update: refused by the update triggers of 0001, on both databases.)
 
-Then each entry gets `prev_hash` and `entry_hash` (`varroom.serve.chain`); the entries
-already written are chained here, in id order, with the update triggers held off.
+Each entry gets `conflicts_with` (the ids of other reviewers' standing decisions it
+contradicts, as JSON; none for the entries already written), and `prev_hash` and
+`entry_hash` (`varroom.serve.chain`); the entries already written are chained here, in id
+order, with the update triggers held off.
 
 Revision ID: 0002
 Revises: 0001
@@ -40,6 +42,7 @@ def upgrade() -> None:
     dialect = op.get_bind().dialect.name
     # Plain ALTERs, not a batch: SQLite's batch mode copies the table and loses its triggers.
     with op.batch_alter_table("decisions", recreate="never") as batch:
+        batch.add_column(sa.Column("conflicts_with", sa.Text, nullable=True))
         batch.add_column(sa.Column("prev_hash", sa.String(64), nullable=True))
         batch.add_column(sa.Column("entry_hash", sa.String(64), nullable=True))
     if dialect == "sqlite":
@@ -83,6 +86,7 @@ def downgrade() -> None:
     with op.batch_alter_table("decisions", recreate="never") as batch:
         batch.drop_column("entry_hash")
         batch.drop_column("prev_hash")
+        batch.drop_column("conflicts_with")
     if op.get_bind().dialect.name == "sqlite":
         op.execute(_SQLITE_UPDATE)
     elif op.get_bind().dialect.name == "postgresql":
