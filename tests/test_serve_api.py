@@ -751,6 +751,15 @@ def test_an_audit_adds_its_incidents_to_the_queue(tmp_path: Path) -> None:
         ]
 
 
+def test_the_audit_form_offers_real_providers_and_the_files_each_takes(room: TestClient) -> None:
+    config = room.get("/api/config").json()
+    assert "synthetic" not in config["providers"]  # no loader: `varroom audit` refuses it too
+    files = config["provider_files"]
+    assert set(files) == set(config["providers"])
+    assert files["tracab"] == ["meta_data", "raw_data"]
+    assert files["statsbomb"] == ["event_data", "lineup_data", "three_sixty_data"]
+
+
 @pytest.mark.parametrize(
     ("data", "files", "where"),
     [
@@ -766,6 +775,11 @@ def test_an_audit_adds_its_incidents_to_the_queue(tmp_path: Path) -> None:
             "$.roles[0]",
         ),
         ({"provider": "tracab"}, [], "$.files"),
+        (  # a file TRACAB's loader does not take
+            {"provider": "tracab", "roles": ["raw_data", "three_sixty_data"]},
+            [("files", ("a", b"x", "text/plain")), ("files", ("b", b"y", "text/plain"))],
+            "$.roles[1]",
+        ),
     ],
 )
 def test_a_bad_audit_request_is_422(room: TestClient, data: Any, files: Any, where: str) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import fields
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -166,10 +167,16 @@ def situation_to_dict(situation: Situation) -> dict[str, Any]:
     return data
 
 
-def providers() -> list[str]:
-    """The providers a match can come from (kloppy's names)."""
+@cache
+def provider_files() -> dict[str, list[str]]:
+    """Each provider `varroom.match.load_match` reads (kloppy's name), with the names of the
+    files its loaders take, in their order; empty where the match loader is not installed.
+    Imports kloppy: called when the page opens the audit form, or when an audit comes in."""
     try:
-        from varroom.match.tracking import Provider
+        from varroom.match.providers import LOADERS
     except Exception:  # the match loader is optional for the review room
-        return []
-    return [p.value for p in Provider]
+        return {}
+    return {
+        provider.value: list(dict.fromkeys(f.name for loader in loaders for f in loader.files))
+        for provider, loaders in LOADERS.items()
+    }

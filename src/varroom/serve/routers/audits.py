@@ -10,7 +10,7 @@ from fastapi import APIRouter, File, Form, UploadFile
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
-from varroom.serve.audit import providers
+from varroom.serve.audit import provider_files
 from varroom.serve.dependencies import AuditId, RoomDep
 from varroom.serve.errors import ApiError
 from varroom.serve.schemas import responses
@@ -24,7 +24,7 @@ ROLE = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 
 def checked_roles(provider: str, files: int, roles: list[str] | None, most: int) -> list[str]:
     """The file roles, one per file (a lone file is `raw_data`), or a 422 naming the fault."""
-    known = providers()
+    known = list(provider_files())
     if known and provider not in known:
         raise ApiError(
             422, f"unknown provider {provider!r}; expected one of {', '.join(known)}", "$.provider"
@@ -38,9 +38,12 @@ def checked_roles(provider: str, files: int, roles: list[str] | None, most: int)
         raise ApiError(
             422, "give one role per file (raw_data, meta_data, event_data, ...)", "$.roles"
         )
+    takes = provider_files().get(provider)
     for i, role in enumerate(roles):
         if not ROLE.match(role):
             raise ApiError(422, f"not a file role: {role[:40]!r}", f"$.roles[{i}]")
+        if takes and role not in takes:
+            raise ApiError(422, f"{provider} takes {', '.join(takes)}, not {role}", f"$.roles[{i}]")
     return roles
 
 

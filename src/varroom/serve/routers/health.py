@@ -7,13 +7,11 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from varroom.serve.audit import providers
+from varroom.serve.audit import provider_files
 from varroom.serve.dependencies import RoomDep
 from varroom.serve.schemas import responses
 
 router = APIRouter(tags=["room"])
-
-FILE_ROLES = ["raw_data", "meta_data", "event_data", "lineup_data", "three_sixty_data"]
 
 
 def version() -> str:
@@ -36,13 +34,16 @@ async def health(request: Request) -> dict[str, Any]:
 
 @router.get("/api/config", responses=responses())
 async def config(room: RoomDep) -> dict[str, Any]:
-    """What the page needs to know: limits, providers for an audit, whether there is a picture."""
+    """What the page needs to know: limits, and the providers an audit reads with the files
+    each one takes (kloppy's names: raw_data, meta_data, event_data, ...)."""
+    files = provider_files()
     return {
         "limits": {
             "situation_bytes": room.limits.situation_bytes,
             "audit_bytes": room.limits.audit_bytes,
         },
-        "providers": providers(),
-        "file_roles": FILE_ROLES,
+        "providers": list(files),
+        "provider_files": files,
+        "file_roles": list(dict.fromkeys(role for roles in files.values() for role in roles)),
         "check_clock_s": 30,
     }

@@ -158,18 +158,27 @@ function tokenEntered(event) {
 // -- the queue ---------------------------------------------------------------------------------
 
 async function loadQueue() {
+  let queue;
   try {
-    state.queue = await api("/api/situations");
+    queue = await api("/api/situations");
   } catch (err) {
     if (err.status !== 0) toast(err.message, true);
     return;
   }
-  renderQueue();
+  // The queue is fetched every 5 s: redraw only what changed, so that nothing moves under
+  // a reviewer's eyes or keyboard.
+  const unchanged = state.queueShown && JSON.stringify(queue) === JSON.stringify(state.queue);
+  state.queue = queue;
+  state.queueShown = true;
+  if (!unchanged) renderQueue();
 }
 
 function renderQueue() {
   const list = $("queue-list");
   const current = state.current && state.current.id;
+  // Keep the keyboard focus on the same incident, and the list where it was scrolled.
+  const focused = list.contains(document.activeElement) ? document.activeElement.dataset.id : null;
+  const scrolled = list.scrollTop;
   list.replaceChildren(
     ...state.queue.map((item) => {
       const v = item.verdict;
@@ -201,6 +210,11 @@ function renderQueue() {
       );
     }),
   );
+  list.scrollTop = scrolled;
+  if (focused) {
+    const again = list.querySelector(`.queue-item[data-id="${focused}"]`);
+    if (again) again.focus({ preventScroll: true });
+  }
   $("queue-empty").hidden = state.queue.length > 0;
   const pending = state.queue.filter((i) => !i.decided).length;
   $("queue-count").textContent = state.queue.length ? `${pending} pending · ${state.queue.length}` : "";
@@ -530,6 +544,9 @@ function selectTouch(index) {
   if (!state.current || index < 0 || index >= state.current.touches.length) return;
   state.selectedTouch = index;
   renderChain();
+  // A touch below the fold: bring it into sight, or the key seems to do nothing.
+  const el = document.querySelector(`#chain .touch[data-index="${index}"]`);
+  if (el) el.scrollIntoView({ block: "nearest" });
 }
 
 function removeInvolvement(i) {
@@ -809,16 +826,25 @@ async function openAudit() {
       return;
     }
     $("audit-provider").replaceChildren(...auditConfig.providers.map((p) => h("option", { value: p }, p)));
+    $("audit-provider").onchange = auditRows;
   }
-  if (!$("audit-files").children.length) {
-    addAuditRow("raw_data");
-    addAuditRow("meta_data");
-  }
+  if (!$("audit-files").children.length) auditRows();
   $("audit-dialog").showModal();
 }
 
+// The chosen provider's files, one row each: only what its loaders read.
+function providerRoles() {
+  const files = (auditConfig && auditConfig.provider_files) || {};
+  return files[$("audit-provider").value] || ["raw_data"];
+}
+
+function auditRows() {
+  $("audit-files").replaceChildren();
+  for (const role of providerRoles()) addAuditRow(role);
+}
+
 function addAuditRow(role) {
-  const roles = (auditConfig && auditConfig.file_roles) || ["raw_data", "meta_data", "event_data"];
+  const roles = providerRoles();
   const select = h("select", { class: "audit-role" }, ...roles.map((r) => h("option", { value: r }, r)));
   select.value = role || roles[0];
   $("audit-files").append(h("div", { class: "audit-row" }, select, h("input", { type: "file", class: "audit-file" })));
