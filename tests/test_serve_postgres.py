@@ -216,3 +216,14 @@ def test_two_reviewers_on_postgres_stale_facts_409_and_a_conflict(
             body = {"reviewer": reviewer, "decision": decision, "duration_s": 5}
             assert room.post(f"{incident}/decisions", json=body).status_code == 201
         assert room.get(incident).json()["conflict"] is True
+
+
+def test_a_kill_9_on_postgres_loses_no_acknowledged_decision_and_the_chain_verifies(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    from serve_kill import kill_midway
+
+    result = kill_midway(tmp_path / "data", postgres_url, reviewers=6, decisions=40, kill_after=80)
+    assert result["killed"], result
+    assert (result["lost"], result["doubled"]) == (0, 0), result
+    assert "hash chain intact" in result["chain"], result
