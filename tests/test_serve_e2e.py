@@ -276,11 +276,10 @@ def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
 def test_keyboard_only_from_the_queue_to_a_recorded_decision(
     browser: Any, tmp_path: Path, shots: Path, size: tuple[int, int]
 ) -> None:
-    app = _app(None, None, tmp_path / "data")
+    app = _app(None, None, tmp_path / "data", prewarm_render=True)
     room = app.state.room
     for path in (KANE, DEFLECTION):
         room.queue.add(__import__("json").loads(path.read_text()), path.name)
-    room.pictures.renderer._loaded = True  # no picture: this is about the keyboard
     with serve_in_thread(app) as url:
         page, errors = _page(browser)
         page.set_viewport_size({"width": size[0], "height": size[1]})
@@ -319,6 +318,7 @@ def test_keyboard_only_from_the_queue_to_a_recorded_decision(
         for target in ("#decide-confirm", "#decide-offside", "#decide-none", "#chain"):
             if page.locator(target).count():
                 assert not _overlap(toast, _box(page, target)), target
+        page.wait_for_selector("#picture-frame:not(.loading)", timeout=PICTURE_S)
         page.screenshot(path=str(shots / f"review-room-{size[0]}x{size[1]}.png"))
         (entry,) = httpx.get(f"{url}/api/decisions.json").json()
         assert (entry["reviewer"], entry["decision"]) == ("K. Board", "offside")
