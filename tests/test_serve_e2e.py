@@ -313,6 +313,13 @@ def test_keyboard_only_from_the_queue_to_a_recorded_decision(
         page.keyboard.press("o")
         page.keyboard.press("Enter")
         sync_api.expect(page.locator("#toast")).to_contain_text("recorded")
+        # The margin on one line, inside the verdict box.
+        margin, verdict = _box(page, "#verdict-margin"), _box(page, "#verdict")
+        assert margin["height"] < 50, margin
+        assert (
+            verdict["x"] <= margin["x"]
+            and margin["x"] + margin["width"] <= verdict["x"] + verdict["width"]
+        )
         # The message covers neither the decision buttons nor the chain of touches.
         toast = _box(page, "#toast")
         for target in ("#decide-confirm", "#decide-offside", "#decide-none", "#chain"):
