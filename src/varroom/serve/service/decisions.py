@@ -7,7 +7,7 @@ unique index refuses the second, and the first is answered again.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import sqlalchemy as sa
@@ -48,7 +48,7 @@ class DecisionLog:
                     db.lock_log(conn)
                     values = self._values(conn, row, situation_id, entry)
                     values["conflicts_with"] = _conflicts(
-                        self._situation_entries(conn, situation_id), entry, values["outcome"]
+                        standing(conn, [situation_id]), entry, values["outcome"]
                     )
                     values["prev_hash"] = (
                         conn.execute(
@@ -71,17 +71,6 @@ class DecisionLog:
                     raise
                 return self._same_entry(existing, situation_id), False
         return entry_out({"id": new_id, **values}, title=row.title), True
-
-    @staticmethod
-    def _situation_entries(conn: sa.Connection, situation_id: int) -> list[Any]:
-        d = db.decisions
-        return list(
-            conn.execute(
-                sa.select(d.c.id, d.c.reviewer, d.c.outcome, d.c.corrects)
-                .where(d.c.situation_id == situation_id)
-                .order_by(d.c.id)
-            )
-        )
 
     def _values(
         self, conn: sa.Connection, row: Any, situation_id: int, entry: DecisionIn
@@ -177,40 +166,47 @@ class DecisionLog:
         return [entry_out(r._mapping, title=r.title) for r in rows]
 
 
+def _standing_query() -> sa.Select[Any]:
+    d = db.decisions
+    newest = (
+        sa.select(sa.func.max(d.c.id).label("id"))
+        .where(d.c.situation_id.in_(sa.bindparam("situation_ids", expanding=True)))
+        .group_by(d.c.situation_id, d.c.reviewer)
+        .subquery()
+    )
+    corrector = d.alias("corrector")
+    return (
+        sa.select(d.c.situation_id, d.c.id, d.c.reviewer, d.c.outcome)
+        .join(newest, newest.c.id == d.c.id)
+        .where(~sa.exists().where(corrector.c.corrects == d.c.id))
+    )
+
+
+# Built once: it runs at every decision, and building it costs more than running it.
+_STANDING = _standing_query()
+
+
+def standing(conn: sa.Connection, situation_ids: list[int]) -> list[Any]:
+    """The decisions that stand on the situations: each reviewer's newest, unless a later
+    entry corrects it (a correction takes the corrected one's place). In SQL, over the
+    indexes: an incident may carry thousands of entries."""
+    return list(conn.execute(_STANDING, {"situation_ids": situation_ids}))
+
+
 def conflicted(conn: sa.Connection, situation_ids: list[int]) -> set[int]:
     """Those of the situations whose standing decisions disagree: a conflict to resolve."""
-    d = db.decisions
-    by_situation: dict[int, list[Any]] = {}
-    rows = conn.execute(
-        sa.select(d.c.situation_id, d.c.id, d.c.reviewer, d.c.outcome, d.c.corrects)
-        .where(d.c.situation_id.in_(situation_ids))
-        .order_by(d.c.id)
-    )
-    for r in rows:
-        by_situation.setdefault(r.situation_id, []).append(r)
-    return {
-        sid
-        for sid, entries in by_situation.items()
-        if len({e.outcome for e in standing(entries)}) > 1
-    }
+    outcomes: dict[int, set[str]] = {}
+    for e in standing(conn, situation_ids):
+        outcomes.setdefault(e.situation_id, set()).add(e.outcome)
+    return {sid for sid, found in outcomes.items() if len(found) > 1}
 
 
-def standing(entries: Iterable[Any]) -> list[Any]:
-    """The decisions that stand, from a situation's entries in id order: each reviewer's
-    newest, unless a later entry corrects it (a correction takes the corrected one's place).
-    """
-    entries = list(entries)
-    corrected = {e.corrects for e in entries if e.corrects is not None}
-    newest = {e.reviewer: e for e in entries}
-    return [e for e in newest.values() if e.id not in corrected]
-
-
-def _conflicts(entries: list[Any], entry: DecisionIn, outcome: str) -> str | None:
+def _conflicts(stands: list[Any], entry: DecisionIn, outcome: str) -> str | None:
     """The ids (JSON) of other reviewers' standing decisions that the new one contradicts:
     two reviewers disagree until one of them decides again or corrects the other."""
     against = [
         e.id
-        for e in standing(entries)
+        for e in stands
         if e.reviewer != entry.reviewer and e.id != entry.corrects and e.outcome != outcome
     ]
     return json.dumps(against) if against else None

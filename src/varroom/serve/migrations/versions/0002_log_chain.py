@@ -45,6 +45,10 @@ def upgrade() -> None:
         batch.add_column(sa.Column("conflicts_with", sa.Text, nullable=True))
         batch.add_column(sa.Column("prev_hash", sa.String(64), nullable=True))
         batch.add_column(sa.Column("entry_hash", sa.String(64), nullable=True))
+    # What stands on an incident (each reviewer's newest, less what is corrected) is read
+    # at every decision: over these indexes, not the incident's whole log.
+    op.create_index("ix_decisions_standing", "decisions", ["situation_id", "reviewer", "id"])
+    op.create_index("ix_decisions_corrects", "decisions", ["corrects"])
     if dialect == "sqlite":
         op.execute(_SQLITE_NO_REPLACE)
         op.execute("DROP TRIGGER decisions_append_only_update")
@@ -83,6 +87,8 @@ def downgrade() -> None:
         op.execute("DROP TRIGGER decisions_append_only_update")
     elif op.get_bind().dialect.name == "postgresql":
         op.execute("ALTER TABLE decisions DISABLE TRIGGER decisions_append_only")
+    op.drop_index("ix_decisions_corrects", "decisions")
+    op.drop_index("ix_decisions_standing", "decisions")
     with op.batch_alter_table("decisions", recreate="never") as batch:
         batch.drop_column("entry_hash")
         batch.drop_column("prev_hash")
