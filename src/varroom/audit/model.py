@@ -5,13 +5,25 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from varroom.engine.verdict import Status, Verdict
 from varroom.model.situation import Situation
 
+if TYPE_CHECKING:
+    from varroom.audit.ball_lines import BallLineIncident
+    from varroom.audit.penalties import PenaltyIncident
+
 # Called with (done, total, what) as an audit goes; the CLI draws a progress bar from it.
 Progress = Callable[[int, int, str], None]
+
+
+class IncidentKind(Enum):
+    """The Law an incident is judged under."""
+
+    OFFSIDE = "offside"  # Law 11: `Incident`
+    PENALTY = "penalty"  # Law 14: `varroom.audit.penalties.PenaltyIncident`
+    BALL_LINE = "ball_line"  # Laws 9 and 10: `varroom.audit.ball_lines.BallLineIncident`
 
 
 class IncidentSource(Enum):
@@ -35,6 +47,10 @@ class Incident:
     # 1 when event data names every touch, less when it was estimated from tracking.
     chain_confidence: float = 1.0
     event_index: int | None = None  # the event it came from, when there is one
+
+    @property
+    def kind(self) -> IncidentKind:
+        return IncidentKind.OFFSIDE
 
     @property
     def status(self) -> Status:
@@ -76,6 +92,8 @@ class Audit:
     agreement: Agreement
     phases_judged: int = 0  # every phase the engine judged, offence or not
     notes: tuple[str, ...] = field(default=())
+    penalties: tuple[PenaltyIncident, ...] = ()  # every penalty kick found, judged
+    ball_lines: tuple[BallLineIncident, ...] = ()  # missed ball-outs and goal-line moments
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -99,6 +117,8 @@ class Audit:
                 "engine_only": list(self.agreement.engine_only),
                 "official_only": list(self.agreement.official_only),
             },
+            "penalties": [p.to_dict() for p in self.penalties],
+            "ball_lines": [b.to_dict() for b in self.ball_lines],
             "notes": list(self.notes),
         }
 
@@ -112,6 +132,7 @@ def clock(period: int, t_s: float) -> str:
 def incident_dict(incident: Incident) -> dict[str, Any]:
     verdict = incident.verdict
     return {
+        "kind": incident.kind.value,
         "period": incident.period,
         "t_s": round(incident.t_s, 3),
         "clock": clock(incident.period, incident.t_s),

@@ -2,7 +2,8 @@
 
 The moments are cut first into stretches of play: a new one starts at a period's start,
 after the ball was out of the field (further over a line than `OUT_MARGIN_M`, so a
-throw-in's ball held over the touchline does not count), after the ball was unseen for
+throw-in's ball held over the touchline does not count; or wholly over by any margin while
+play went on: a missed ball-out of `varroom.audit.ball_out`), after the ball was unseen for
 `GAP_S` or more (what happened meanwhile is unknown), and at every restart. Within a
 stretch, each team's possession chain is a phase: it runs on through the opponents'
 deflections and saves (Law 11.2: they do not reset offside) and ends at an opponent's
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from varroom.audit.ball_out import BallOutScan, scan_ball_out
 from varroom.audit.moments import OUT_MARGIN_M, Moments
 from varroom.law.offence import resets_offside
 from varroom.match.tracking import MatchTracking
@@ -49,11 +51,14 @@ class Pair:
     involved: int
 
 
-def cut_phases(match: MatchTracking, moments: Moments) -> list[Phase]:
-    """Every possession chain of the match (module docstring)."""
+def cut_phases(
+    match: MatchTracking, moments: Moments, scan: BallOutScan | None = None
+) -> list[Phase]:
+    """Every possession chain of the match (module docstring); `scan` is the match's ball-out
+    scan where the caller has it."""
     teams = match.player_teams[moments.player]
     kinds = [touch_kind(action) for action in moments.actions]
-    new_stretch = _stretch_starts(match, moments, kinds)
+    new_stretch = _stretch_starts(match, moments, kinds, scan or scan_ball_out(match))
     phases: list[Phase] = []
     chain: list[int] = []
     for i in range(len(moments)):
@@ -72,7 +77,7 @@ def cut_phases(match: MatchTracking, moments: Moments) -> list[Phase]:
 
 
 def _stretch_starts(
-    match: MatchTracking, moments: Moments, kinds: list[TouchKind]
+    match: MatchTracking, moments: Moments, kinds: list[TouchKind], scan: BallOutScan
 ) -> npt.NDArray[np.bool_]:
     """(N,) whether each moment starts a new stretch of play."""
     ball = match.ball_m[:, :2]
@@ -81,6 +86,9 @@ def _stretch_starts(
         (np.abs(ball[:, 0]) > match.pitch.half_length_m + OUT_MARGIN_M)
         | (np.abs(ball[:, 1]) > match.pitch.half_width_m + OUT_MARGIN_M)
     )
+    # A ball wholly out of play that play went on after (Law 9.1) ends the phase all the same.
+    for missed in scan.missed:
+        out[missed.start_frame : missed.end_frame + 1] = True
     seen_at = np.flatnonzero(seen)
     after_gap = np.zeros(len(ball), dtype=bool)
     after_gap[seen_at[1:]] = np.diff(match.t_s[seen_at]) >= GAP_S

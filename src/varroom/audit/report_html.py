@@ -15,6 +15,7 @@ from enum import Enum
 from pathlib import Path
 
 from varroom.audit.model import Audit, Incident, IncidentSource, OfficialCall, clock
+from varroom.audit.report_laws import laws_html
 from varroom.engine.explain import distance
 from varroom.engine.verdict import Status
 from varroom.match.tracking import MatchTracking, Provider
@@ -157,6 +158,7 @@ def html_report(
         _table(decisions),
         *(_decision(number, row, picture) for number, row in enumerate(decisions, start=1)),
         _undecidable(audit, match),
+        laws_html(audit, match),
         "</body></html>",
     ]
     return "\n".join(parts)

@@ -17,7 +17,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from varroom.audit.model import Audit, Incident
+from varroom.audit.ball_lines import BallLineIncident
+from varroom.audit.model import Audit, Incident, clock
+from varroom.audit.penalties import PenaltyIncident
 from varroom.audit.report_html import (
     Agreeing,
     Row,
@@ -202,4 +204,9 @@ def _print_table(result: Audit, decisions: Sequence[Row]) -> None:
             f"[{style}]{row.agreeing.value}[/]",
         )
     console.print(table)
+    others: list[PenaltyIncident | BallLineIncident] = [*result.penalties, *result.ball_lines]
+    for found in others:
+        console.print(
+            f"{found.kind.value} {clock(found.period, found.t_s)}: {found.verdict.reason}"
+        )
     console.print("; ".join(summary(result)) + ".")
