@@ -6,6 +6,7 @@ import dataclasses
 
 from varroom.engine.judgement import Judgement, LineSetter, PlayerJudgement, Reference
 from varroom.engine.policy import Policy, PolicyKind
+from varroom.engine.unseen import UNSEEN_SETTLES, UnseenOpponents, unseen_opponents
 from varroom.engine.verdict import Effect, Status, Step, Verdict
 from varroom.law.offence import Involvement
 from varroom.model.situation import Action, InvolvementKind, Situation, Touch
@@ -119,6 +120,15 @@ class _Explainer:
             f"{who} was {distance(judged.margin_m)} behind {self.line(judgement)} {when}, so onside"
         )
 
+    def touched(self, steps: list[Step]) -> str:
+        """Who or what the ball touched: 'Coates', 'the woodwork'."""
+        return " and ".join(
+            self.name(step.player)
+            if step.player is not None
+            else ("the woodwork" if step.action == Action.WOODWORK.value else "a match official")
+            for step in steps
+        )
+
     def between(self, start: int, end: int) -> list[Step]:
         return [step for step in self.v.chain if start < step.index < end]
 
@@ -154,6 +164,13 @@ class _Explainer:
                 "penalised for offside (Law 11.2).",
                 "11.2",
             )
+        if v.status is Status.UNDECIDABLE and v.unseen is not None and v.nearest_attacker:
+            judged = judgement.attackers[v.nearest_attacker]
+            return (
+                f"{self.position(judged, judgement)}, on the opponents in view. "
+                f"{self.unseen(v.unseen, judged.player)}: undecidable (Law 11.1).",
+                "11.1",
+            )
         if v.status is Status.UNDECIDABLE or not judgement.decidable:
             return (
                 f"Fewer than two opponents are known to be on the pitch when {self.play(judgement)}, "
@@ -167,7 +184,15 @@ class _Explainer:
         assert v.judgement is not None and v.offender is not None and v.involved_at is not None
         judged = v.judgement.attackers[v.offender]
         text = self.position(judged, v.judgement)
-        text += self.happened(self.between(v.judgement.index, v.involved_at), v.offender)
+        on_the_way = self.between(v.judgement.index, v.involved_at)
+        text += self.happened(on_the_way, v.offender)
+        restart = _RESTART_NAME.get(self.s.touches[v.judgement.index].action)
+        if restart is not None and on_the_way:
+            text += (
+                f". He did not receive the ball directly from {restart}, which touched "
+                f"{self.touched(on_the_way)} on the way, so Law 11.3 does not exempt him "
+                "(setting restart_touched: ends_exemption)"
+            )
         touch = self.s.touches[v.involved_at]
         if v.involvement is Involvement.INTERFERING_WITH_AN_OPPONENT or (
             v.involvement is Involvement.GAINING_AN_ADVANTAGE and touch.player != v.offender
@@ -181,9 +206,36 @@ class _Explainer:
         where = ""
         if v.restart_spot_m is not None and self.s.attack_direction.sign * v.restart_spot_m[0] < 0:
             where = ", in his own half"
+        unseen = "" if v.unseen is None else f" {self.unseen(v.unseen, v.offender)}."
         return (
-            f"{text}; {act}: offside offence (Law 11.2). Indirect free kick to "
+            f"{text}; {act}: offside offence (Law 11.2).{unseen} Indirect free kick to "
             f"{self.s.defending_team} where the offence happened{where} (Law 11.4)."
+        )
+
+    def unseen(self, unseen: UnseenOpponents, player: str) -> str:
+        """What the opponents out of view could change for `player`, in a sentence."""
+        team = self.s.defending_team
+        who = self.name(player)
+        if unseen.unseen == 0:
+            return f"All of {team}'s players are in view"
+        out = f"{unseen.unseen} of {team}'s players {'is' if unseen.unseen == 1 else 'are'} out of view"
+        if unseen.goalkeeper_unseen:
+            out += ", the goalkeeper among them"
+        if unseen.needed == 0:
+            return f"{out}; they could only stand deeper, which cannot make {who} offside"
+        some = "one of them" if unseen.needed == 1 else f"{unseen.needed} of them"
+        deeper = f"nearer the goal line than {who} (beyond x = {unseen.depth_x_m:.1f} m)"
+        if unseen.needed > unseen.unseen:
+            return (
+                f"{out}: it would take {unseen.needed} opponents standing {deeper} to put him "
+                "onside, more than are out of view"
+            )
+        if not unseen.room:
+            return f"{out}, but the camera saw the whole pitch {deeper}: none of them stood there"
+        return (
+            f"{out}: had {some} stood {deeper}, out of the camera's view, he would be onside; "
+            f"by where defenders stand (docs/uncertainty.md) the chance of that is "
+            f"{_chance(unseen.probability_onside)}"
         )
 
     def no_offence(self, judgement: Judgement) -> tuple[str, str]:
@@ -214,10 +266,31 @@ class _Explainer:
             )
         if judgement.exempt_restart:
             restart = _RESTART_NAME[self.s.touches[judgement.index].action]
+            on_the_way = [
+                step
+                for step in self.v.chain
+                if step.index > judgement.index
+                and step.effect in (Effect.DEFLECTION, Effect.SAVE, Effect.REBOUND)
+            ]
+            if on_the_way:
+                return (
+                    f"{text}; the ball from {restart} touched {self.touched(on_the_way)} on "
+                    "the way, not in a deliberate play, and under the setting restart_touched: "
+                    "keeps_exemption that still counts as received directly from it: no "
+                    "offside offence (Law 11.3).",
+                    "11.3",
+                )
             return (
                 f"{text}, but there is no offside offence when the ball is received directly "
                 f"from {restart} (Law 11.3).",
                 "11.3",
+            )
+        unseen = unseen_opponents(self.s, judgement, judged.player)
+        if unseen is not None and unseen.could_change and unseen.probability_onside > 1 - UNSEEN_SETTLES:
+            return (
+                f"{text}, on the opponents in view. {self.unseen(unseen, judged.player)}: "
+                "taken as onside, no offence (Law 11.1).",
+                "11.1",
             )
         reset = next(
             (s for s in self.v.chain if s.index > judgement.index and s.effect is Effect.RESET),
@@ -318,8 +391,17 @@ class _Explainer:
             return f"After review, {opening}: {self.called(v.nearest_attacker)} was onside{play}."
         if judgement is not None and judgement.exempt_restart:
             restart = _RESTART_NAME[s.touches[judgement.index].action]
+            touched = any(
+                st.index > judgement.index
+                and st.effect in (Effect.DEFLECTION, Effect.SAVE, Effect.REBOUND)
+                for st in v.chain
+            )
             return (
-                f"After review, {opening}: there is no offside offence when the ball is "
+                f"After review, {opening}: the ball came from {restart}, and under the "
+                "competition's setting a touch on the way does not change that: no offside "
+                "offence."
+                if touched
+                else f"After review, {opening}: there is no offside offence when the ball is "
                 f"received directly from {restart}."
             )
         reset = next((st for st in v.chain if st.effect is Effect.RESET), None)
@@ -369,6 +451,15 @@ def _later_attacker_touch(situation: Situation, touch: Touch, judgement: Judgeme
         and situation.is_attacker(touch.player)
         and touch is not situation.touches[judgement.index]
     )
+
+
+def _chance(probability: float) -> str:
+    """A chance as people say it, never rounded to a certainty it is not."""
+    if probability >= 0.995:
+        return "over 99%"
+    if probability <= 0.005:
+        return "under 1%" if probability > 0 else "nil"
+    return f"{probability:.0%}"
 
 
 def _capital(text: str) -> str:
