@@ -6,7 +6,12 @@ import dataclasses
 
 from varroom.engine.judgement import Judgement, LineSetter, PlayerJudgement, Reference
 from varroom.engine.policy import Policy, PolicyKind
-from varroom.engine.unseen import UNSEEN_SETTLES, UnseenOpponents, unseen_opponents
+from varroom.engine.unseen import (
+    STRIDE_M,
+    TOP_SPEED_MPS,
+    UnseenOpponents,
+    unseen_opponents,
+)
 from varroom.engine.verdict import Effect, Status, Step, Verdict
 from varroom.law.offence import Involvement
 from varroom.model.situation import Action, InvolvementKind, Situation, Touch
@@ -164,6 +169,13 @@ class _Explainer:
                 "penalised for offside (Law 11.2).",
                 "11.2",
             )
+        out_of_view = self.out_of_view(judgement, v.nearest_attacker)
+        if out_of_view:
+            return (
+                f"{out_of_view}, some of it beyond the offside line the opponents in view "
+                "draw: undecidable (Law 11.1).",
+                "11.1",
+            )
         if v.status is Status.UNDECIDABLE and v.unseen is not None and v.nearest_attacker:
             judged = judgement.attackers[v.nearest_attacker]
             return (
@@ -218,29 +230,70 @@ class _Explainer:
         who = self.name(player)
         if unseen.unseen == 0:
             return f"All of {team}'s players are in view"
-        out = f"{unseen.unseen} of {team}'s players {'is' if unseen.unseen == 1 else 'are'} out of view"
+        many = unseen.unseen
+        out = f"{many} of {team}'s players {'is' if many == 1 else 'are'} out of view"
         if unseen.goalkeeper_unseen:
             out += ", the goalkeeper among them"
         if unseen.needed == 0:
             return f"{out}; they could only stand deeper, which cannot make {who} offside"
-        some = "one of them" if unseen.needed == 1 else f"{unseen.needed} of them"
         deeper = f"nearer the goal line than {who} (beyond x = {unseen.depth_x_m:.1f} m)"
-        if unseen.needed > unseen.unseen:
+        if unseen.onside_by_goalkeeper:
             return (
-                f"{out}: it would take {unseen.needed} opponents standing {deeper} to put him "
-                "onside, more than are out of view"
+                f"{out}: a goalkeeper is taken to stand deep, {deeper}, where the camera did "
+                f"not see, and that makes him the opponent {who} needed to be onside"
             )
+        keeper = "with the goalkeeper taken to stand deep, " if unseen.goalkeeper_counts else ""
+        some = (
+            "one outfield player"
+            if unseen.still_needed == 1
+            else f"{unseen.still_needed} outfield players"
+        )
         if not unseen.room:
             return f"{out}, but the camera saw the whole pitch {deeper}: none of them stood there"
+        if not unseen.could_change:
+            return (
+                f"{out}: {keeper}it would take {some} standing {deeper} to put him onside, "
+                "more than are out of view"
+            )
+        seen = (
+            f"none of {unseen.samples} whole teams seen in real play in these circumstances "
+            "had that many there"
+            if unseen.hits == 0
+            else f"{unseen.hits} of {unseen.samples} whole teams seen in real play in these "
+            "circumstances had that many there"
+        )
         return (
-            f"{out}: had {some} stood {deeper}, out of the camera's view, he would be onside; "
-            f"by where defenders stand (docs/uncertainty.md) the chance of that is "
-            f"{_chance(unseen.probability_onside)}"
+            f"{out}: {keeper}had {some} stood {deeper}, out of the camera's view, he would be "
+            f"onside; {seen} (chance {_chance(unseen.probability_onside)}, docs/uncertainty.md)"
+        )
+
+    def out_of_view(self, judgement: Judgement, player: str | None) -> str:
+        """'Yilmaz was out of view when Karaman passed it: ... could have stood ...', for an
+        attacker not listed at a judged touch that has a view ('' otherwise)."""
+        touch = self.s.touches[judgement.index]
+        if player is None or touch.view is None or player in touch.positions:
+            return ""
+        later = next((t for t in self.s.touches[judgement.index + 1 :] if t.player == player), None)
+        if later is None:
+            return ""
+        took_s = max(0.0, later.t_s - touch.t_s)
+        reach_m = TOP_SPEED_MPS * took_s + STRIDE_M
+        return (
+            f"{self.name(player)} was out of the camera's view when {self.play(judgement)}, "
+            f"and received the ball {took_s:.1f} s later at x = {later.ball_m[0]:.1f} m: at the "
+            f"play he stood somewhere out of view within {reach_m:.0f} m of there"
         )
 
     def no_offence(self, judgement: Judgement) -> tuple[str, str]:
         receiver = self.receiver_after(judgement)
         judged = None if receiver is None else judgement.attackers.get(receiver)
+        out_of_view = self.out_of_view(judgement, receiver)
+        if judged is None and out_of_view and not judgement.exempt_restart:
+            return (
+                f"{out_of_view}, none of it beyond the offside line the opponents in view draw, "
+                "and unseen opponents could only draw it deeper: onside, no offence (Law 11.1).",
+                "11.1",
+            )
         if judged is None:
             nearest = judgement.nearest_attacker()
             if nearest is None:
@@ -286,10 +339,10 @@ class _Explainer:
                 "11.3",
             )
         unseen = unseen_opponents(self.s, judgement, judged.player)
-        if unseen is not None and unseen.could_change and unseen.probability_onside > 1 - UNSEEN_SETTLES:
+        if unseen is not None and unseen.onside_by_goalkeeper:
             return (
                 f"{text}, on the opponents in view. {self.unseen(unseen, judged.player)}: "
-                "taken as onside, no offence (Law 11.1).",
+                "onside, no offence (Law 11.1).",
                 "11.1",
             )
         reset = next(

@@ -10,7 +10,11 @@ from varroom.engine.explain import explain
 from varroom.engine.judgement import Judgement, judge_positions
 from varroom.engine.policy import IFAB, STANDARD_POLICIES, Policy
 from varroom.engine.uncertainty import MarginNoise, margin_noise
-from varroom.engine.unseen import UNSEEN_SETTLES, UnseenOpponents, unseen_opponents
+from varroom.engine.unseen import (
+    UnseenOpponents,
+    unseen_attacker_could_be_offside,
+    unseen_opponents,
+)
 from varroom.engine.verdict import Effect, Status, Step, Verdict
 from varroom.law.offence import Involvement, gives_an_advantage, is_involved, resets_offside
 from varroom.law.restarts import still_directly
@@ -23,7 +27,7 @@ DEFAULT_SETTINGS = LawSettings()
 
 # Whether a player's position at a judgement can be penalised: None when opponents out of
 # view leave it open.
-Penalisable = Callable[[Judgement, str], bool | None]
+Penalisable = Callable[[Judgement, str, int], bool | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,8 +99,14 @@ class _SituationJudgements:
     def penalisable(self, policy: Policy) -> Penalisable:
         """Law 11.2 and 11.3, with the policy deciding what counts as an offside position."""
 
-        def check(judgement: Judgement, player: str) -> bool | None:
+        def check(judgement: Judgement, player: str, at_index: int) -> bool | None:
             judged = judgement.attackers.get(player)
+            if judged is None and not judgement.exempt_restart:
+                # Out of view at the play: undecided if he could have stood beyond the line.
+                could = unseen_attacker_could_be_offside(
+                    self.situation, judgement, player, at_index
+                )
+                return None if could else False
             if (
                 judged is None
                 or judgement.exempt_restart
@@ -106,9 +116,9 @@ class _SituationJudgements:
             ):
                 return False
             unseen = self.unseen(judgement, player)
-            if unseen is None or unseen.probability_onside < UNSEEN_SETTLES:
+            if unseen is None or unseen.settles_offside:
                 return True
-            if unseen.probability_onside > 1.0 - UNSEEN_SETTLES:
+            if unseen.onside_by_goalkeeper:
                 return False
             return None
 
@@ -133,7 +143,7 @@ class _SituationJudgements:
                 if not situation.is_attacker(fact.player) or current is None:
                     continue
                 key = last
-                settled = penalisable(current, fact.player) if current.decidable else None
+                settled = penalisable(current, fact.player, index) if current.decidable else None
                 if settled is None:
                     undecidable = True
                     open_for = fact.player if current.decidable else None
@@ -167,7 +177,9 @@ class _SituationJudgements:
                 if last is not None and situation.touches[last.index].player != touch.player:
                     key = last
                 if current is not None:
-                    settled = penalisable(current, touch.player) if current.decidable else None
+                    settled = (
+                        penalisable(current, touch.player, index) if current.decidable else None
+                    )
                     if settled is None:
                         undecidable = True
                         open_for = touch.player if current.decidable else None
@@ -198,9 +210,8 @@ class _SituationJudgements:
                 current = None
             elif not by_attacker and gives_an_advantage(touch.kind):
                 after_advantage = True
-                if current is not None and current.exempt_restart:
-                    if not still_directly(settings):
-                        current = dataclasses.replace(current, exempt_restart=False)
+                if current is not None and current.exempt_restart and not still_directly(settings):
+                    current = dataclasses.replace(current, exempt_restart=False)
 
         return _Walk(tuple(steps), offence, key or last, undecidable, open_for)
 
@@ -258,7 +269,8 @@ def _verdict(
             None if judgement is None or not judgement.decidable else judgement.nearest_attacker()
         )
         player = walk.open_for or (None if closest is None else closest.player)
-    margin = None if judgement is None or player is None else judgement.attackers[player].margin_m
+    judged = None if judgement is None or player is None else judgement.attackers.get(player)
+    margin = None if judged is None else judged.margin_m
     spread = unseen = None
     if judgement is not None and player is not None:
         unseen = judgements.unseen(judgement, player)

@@ -78,8 +78,8 @@ class _Object(dict[str, Any]):
 def _object(pairs: list[tuple[str, Any]]) -> _Object:
     obj = _Object(pairs)
     if len(obj) < len(pairs):
-        seen: set[str] = set()
-        obj.duplicates = tuple(k for k, _ in pairs if k in seen or seen.add(k))
+        keys = [k for k, _ in pairs]
+        obj.duplicates = tuple(dict.fromkeys(k for k in keys if keys.count(k) > 1))
     return obj
 
 
@@ -305,7 +305,9 @@ class _Reader(JsonReader):
         obj = self.object(value, where)
         corners = self.array(self.required(obj, "area", where), f"{where}.area")
         if len(corners) < 3:
-            raise self.fail(f"{where}.area", f"a polygon needs 3 corners or more, got {len(corners)}")
+            raise self.fail(
+                f"{where}.area", f"a polygon needs 3 corners or more, got {len(corners)}"
+            )
         area = []
         for k, corner in enumerate(corners):
             x_m, y_m = self.point(corner, f"{where}.area[{k}]", (2,))
@@ -376,7 +378,10 @@ def situation_to_dict(situation: Situation) -> dict[str, Any]:
         "attack": {"team": situation.attacking_team, "towards": situation.attack_direction.value},
         "players": [_player_dict(p) for p in situation.players.values()],
         "touches": [_touch_dict(t) for t in situation.touches],
-        "tracking": {"source": situation.tracking.source.value, **_fields(situation.tracking.noise)},
+        "tracking": {
+            "source": situation.tracking.source.value,
+            **{k: v for k, v in _fields(situation.tracking.noise).items() if v is not None},
+        },
         "meta": dict(situation.meta),
     }
     if situation.team_sizes:
@@ -419,7 +424,9 @@ def _position_dict(position: Position) -> dict[str, Any]:
     out: dict[str, Any] = {"x": position.x_m, "y": position.y_m}
     if position.parts:
         out["parts"] = {
-            p.part.value: p.x_m if p.y_m is None else [p.x_m, p.y_m] + ([] if p.z_m is None else [p.z_m])
+            p.part.value: p.x_m
+            if p.y_m is None
+            else [p.x_m, p.y_m] + ([] if p.z_m is None else [p.z_m])
             for p in position.parts
         }
     if position.off_field is not None:

@@ -269,4 +269,3 @@ class Situation:
 
     def team_size(self, team: str) -> int:
         return self.team_sizes.get(team, FULL_TEAM)
-
