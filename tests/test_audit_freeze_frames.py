@@ -17,7 +17,9 @@ import pytest
 from varroom.audit.freeze_frames import audit_freeze_frames, call_phases
 from varroom.audit.model import Audit, Incident
 from varroom.engine.verdict import Status
+from varroom.engine.judge import judge
 from varroom.errors import DataError
+from varroom.formats.situation_json import parse_situation, situation_to_dict
 from varroom.match import MatchTracking, load_match
 from varroom.match.statsbomb_360 import StatsBombFacts, read_statsbomb_facts
 from varroom.model.situation import Direction
@@ -233,18 +235,44 @@ def test_progress_counts_every_play(sample: tuple[MatchTracking, StatsBombFacts,
     assert [done for done, _ in seen] == sorted(done for done, _ in seen)
 
 
-def test_the_whole_match_as_docs_statsbomb_euro2020_tells_it() -> None:
-    match, facts, audit = _audit(FULL)
+@pytest.fixture(scope="module")
+def whole_match() -> tuple[MatchTracking, StatsBombFacts, Audit]:
+    return _audit(FULL)
+
+
+def test_the_whole_match_as_docs_statsbomb_euro2020_tells_it(
+    whole_match: tuple[MatchTracking, StatsBombFacts, Audit],
+) -> None:
+    match, facts, audit = whole_match
     assert audit.phases_judged == 937
-    assert len(audit.incidents) == 3 and audit.agreement.engine_only == ()
-    assert [c for _, c in audit.agreement.both] == [0, 1, 4]
-    # What the first version called offside, before the unseen goalkeeper was taken into
-    # account: each now undecidable, with its reason. (The third, Barella's, was another
-    # team-mate than the receiver: no longer judged, nor listed, as he played it behind the ball.)
-    reasons = {(i.period, round(i.t_s)): i.verdict.reason for i in audit.undecidable}
-    assert "Turkey's goalkeeper is not in the freeze frame" in reasons[(2, 1187)]
-    assert "Turkey's goalkeeper is not in the freeze frame" in reasons[(2, 1542)]
+    # One settled offence, Chiellini's; four-way scoring of the six calls.
+    assert [i.verdict.offender for i in audit.incidents] == ["6954"]
+    assert audit.agreement.engine_only == () and [c for _, c in audit.agreement.both] == [0]
+    assert [c for c, _ in audit.agreement.inconsistent] == [3]
+    assert audit.agreement.official_only == (1, 2, 4, 5)
+    assert all(i.status is Status.UNDECIDABLE for i in audit.undecidable)
     assert len(call_phases(match, audit, facts)) == 6
+
+
+def test_every_incident_of_the_match_is_judged_the_same_from_its_situation_file(
+    whole_match: tuple[MatchTracking, StatsBombFacts, Audit],
+) -> None:
+    """`varroom audit --situations` writes what `situation_to_dict` gives; `varroom check`
+    reads it back with `parse_situation`: the same status, offender and margin."""
+    match, facts, audit = whole_match
+    called = [p for p in call_phases(match, audit, facts) if p is not None]
+    incidents = [*audit.incidents, *audit.undecidable, *called]
+    assert len(incidents) > 50
+    for incident in incidents:
+        text = json.dumps(situation_to_dict(incident.situation), ensure_ascii=False)
+        verdict = judge(parse_situation(text))
+        expected = incident.verdict
+        assert (verdict.status, verdict.offender, verdict.margin_m) == (
+            expected.status,
+            expected.offender,
+            expected.margin_m,
+        )
+        assert verdict.reason == expected.reason
 
 
 def _offside_pass(event: dict[str, Any]) -> bool:

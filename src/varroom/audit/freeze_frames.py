@@ -22,7 +22,7 @@ MatchTracking does not carry the camera's view or the passes' ends and outcomes:
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -103,6 +103,14 @@ def audit_freeze_frames(
             "offside); he is taken to be the team-mate nearest the pass's end.",
         ),
     )
+
+
+def every_play(match: MatchTracking, facts: StatsBombFacts | None) -> Iterator[Incident]:
+    """Every play the audit judges (each pass with a frame, and the play before each
+    `Offside` event), whatever the verdict, in time order."""
+    framed = _FramedMatch(match, facts)
+    for index, target in framed.plays().items():
+        yield framed.phase(index, target).incident
 
 
 def call_phases(

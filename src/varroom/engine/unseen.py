@@ -66,6 +66,9 @@ class UnseenOpponents:
     depth_x_m: float  # they would have to stand nearer the goal line than this x
     samples: int = 0  # whole-team samples the probability was read from
     hits: int = 0  # those of them with enough players out of view deeper than him
+    # Of every sample with as many out of view, the goalkeeper among them or not (wherever
+    # the ball was), those with enough deeper than him.
+    anywhere: int = 0
 
     @property
     def goalkeeper_counts(self) -> bool:
@@ -87,11 +90,13 @@ class UnseenOpponents:
     @property
     def settles_offside(self) -> bool:
         """He is offside whatever the unseen did: too few of them, no room deeper than him,
-        or no whole team seen in real play in these circumstances (`FEWEST_SAMPLES` or more)
-        had enough players out of this view deeper than him."""
+        or no whole team seen in real play with as many players out of this view had enough
+        of them deeper than him (and `FEWEST_SAMPLES` or more match the circumstances)."""
         if self.needed == 0 or (self.goalkeeper_counts and self.still_needed == 0):
             return False
-        return not self.could_change or (self.hits == 0 and self.samples >= FEWEST_SAMPLES)
+        if not self.could_change:
+            return True
+        return self.hits == 0 and self.anywhere == 0 and self.samples >= FEWEST_SAMPLES
 
     @property
     def onside_by_goalkeeper(self) -> bool:
@@ -130,10 +135,12 @@ def unseen_opponents(
         if not situation.players[pid].goalkeeper
     ]
     places = _Places.of(situation, judgement.index, max(outfield, default=-np.inf))
-    hits, samples = places.count(needed, unseen, keeper_unseen, depth)
+    hits, samples, anywhere = places.count(needed, unseen, keeper_unseen, depth)
     # Laplace's rule: a finite sample never claims a certainty.
     onside = (hits + 1) / (samples + 2)
-    return dataclasses.replace(found, probability_onside=onside, samples=samples, hits=hits)
+    return dataclasses.replace(
+        found, probability_onside=onside, samples=samples, hits=hits, anywhere=anywhere
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +157,7 @@ class _Places:
     def of(situation: Situation, index: int, deepest_seen_m: float) -> _Places:
         touch = situation.touches[index]
         assert touch.view is not None
-        prior = _prior()
+        prior = whole_teams()
         half = situation.pitch.half_length_m
         sign = situation.attack_direction.sign
         depth = half - prior["from_goal_m"]
@@ -166,11 +173,14 @@ class _Places:
 
     def count(
         self, needed: int, unseen: int, keeper_unseen: bool, depth_m: float
-    ) -> tuple[int, int]:
-        """(How many samples have `needed` players out of view deeper than `depth_m`, how many
-        samples match the circumstances)."""
+    ) -> tuple[int, int, int]:
+        """How many samples have `needed` players out of view deeper than `depth_m`, of how
+        many that match the circumstances; and how many of all those with as many out of view
+        (wherever the ball) have them there."""
         out_of_view = self.hidden.sum(axis=1)
         keeper_hidden = (self.hidden & self.goalkeeper).any(axis=1) == keeper_unseen
+        deeper = (self.hidden & (self.depth_m > depth_m)).sum(axis=1) >= needed
+        anywhere = int((deeper & (out_of_view == unseen) & keeper_hidden).sum())
         for slack, banded in ((0, True), (1, True), (1, False)):
             keep = (np.abs(out_of_view - unseen) <= slack) & keeper_hidden
             if banded:
@@ -178,12 +188,11 @@ class _Places:
             kept = int(keep.sum())
             if kept >= FEWEST_SAMPLES:
                 break
-        deeper = (self.hidden & (self.depth_m > depth_m)).sum(axis=1) >= needed
-        return int((deeper & keep).sum()), kept
+        return int((deeper & keep).sum()), kept, anywhere
 
 
 @functools.lru_cache(maxsize=1)
-def _prior() -> dict[str, npt.NDArray[Any]]:
+def whole_teams() -> dict[str, npt.NDArray[Any]]:
     prior = resources.files("varroom.engine").joinpath("unseen_prior.npz")
     with prior.open("rb") as stream, np.load(stream) as data:
         return {name: np.asarray(data[name]) for name in data.files}
