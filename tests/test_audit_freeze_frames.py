@@ -8,7 +8,6 @@ when the shared data is present, is checked once against `docs/statsbomb-euro202
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +15,8 @@ import pytest
 
 from varroom.audit.freeze_frames import audit_freeze_frames, call_phases
 from varroom.audit.model import Audit, Incident
-from varroom.engine.verdict import Status
 from varroom.engine.judge import judge
+from varroom.engine.verdict import Status
 from varroom.errors import DataError
 from varroom.formats.situation_json import parse_situation, situation_to_dict
 from varroom.match import MatchTracking, load_match
