@@ -4,16 +4,15 @@ A freeze frame shows where the players in the broadcast camera's view stood when
 happened; only the player on the ball is named. Each pass with a frame becomes a situation
 of one or two touches: the pass (or the restart it was), then, when a team-mate played the
 ball (the pass was complete, or stopped for offside), his touch at the pass's end. StatsBomb
-names that team-mate but not his place in the frame: he is the team-mate nearest the pass's
-end. An `Offside` event (offside called on no pass: after a shot, a rebound) is judged at
+names that team-mate but not his place in the frame (`_FramedMatch._judged` says how he is
+placed). An `Offside` event (offside called on no pass: after a shot, a rebound) is judged at
 the latest play of a team-mate before it, the offender being the team-mate nearest the spot
 of the offence.
 
-What a frame cannot settle is undecidable, never guessed: fewer than two opponents in view,
-the receiver out of view, or an offence with the camera's view stopping short of the goal
-line attacked. An unseen opponent can only stand deeper than the ones in view, moving the
-offside line towards the goal line: a player onside against the opponents in view is
-onside, and only an offence needs the whole depth of the pitch in view.
+The situation says what the camera saw (format 1.1: the pass's `view`, `team_sizes`), and
+the audit's verdict is the engine's on exactly that situation: the engine weighs the
+opponents out of view (`varroom.engine.unseen`), so `varroom check` on the written situation
+gives the audit's verdict.
 
 MatchTracking does not carry the camera's view or the passes' ends and outcomes:
 `varroom.match.statsbomb_360.read_statsbomb_facts` reads them from StatsBomb's files.
@@ -31,6 +30,7 @@ import numpy as np
 from varroom.audit.calls import audit_with_calls
 from varroom.audit.model import Audit, Incident, IncidentSource, Progress, clock
 from varroom.engine.judge import judge
+from varroom.engine.unseen import STRIDE_M, TOP_SPEED_MPS
 from varroom.engine.verdict import Status, Verdict
 from varroom.errors import DataError
 from varroom.formats.situation_json import situation_from_dict
@@ -42,14 +42,6 @@ from varroom.model.noise import TrackingSource
 from varroom.model.settings import LawSettings
 from varroom.model.situation import FULL_TEAM, Action, Situation
 
-# A view ending closer than this to the goal line leaves no room for an unseen player: such a
-# corner of the polygon is the edge of the camera's frustum, centimetres short of the line.
-GOAL_LINE_SLACK_M = 0.5
-# No footballer runs faster (the fastest are timed at about 36 km/h): a team-mate farther from
-# where the ball was played than this speed allows is not the one who played it.
-TOP_SPEED_MPS = 10.0
-# Beyond the run: a stride to the ball, and the error of the frame's and the event's spots.
-RECEIVER_SLACK_M = 3.0
 # How far a freeze frame's moment may be from the kick's (the event's logged timestamp).
 FRAME_TIMING_SD_S = 0.1
 # An offside call follows the play it punishes within seconds (`match_calls` allows 8 s).
@@ -125,12 +117,6 @@ def call_phases(
         play = None if call.event_index is None else framed.play_of_call(call.event_index)
         phases.append(None if play is None else framed.phase(play, plays[play]).incident)
     return tuple(phases)
-
-
-_FRAME_CANNOT_SHOW = (
-    "After review, the decision on the field stands: the freeze frame cannot show "
-    "where the second-last defender was."
-)
 
 
 # -- one play as a situation ------------------------------------------------------------------
@@ -311,7 +297,7 @@ class _FramedMatch:
         nearest = None if not unnamed else self._nearest(event.frame, unnamed, target.at_m)
         took_s = max(0.0, target.t_s - event.t_s)
         if nearest is None or self._distance(event.frame, nearest, target.at_m) > (
-            TOP_SPEED_MPS * took_s + RECEIVER_SLACK_M
+            TOP_SPEED_MPS * took_s + STRIDE_M
         ):
             return None
         return nearest

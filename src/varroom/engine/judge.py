@@ -136,23 +136,29 @@ class _SituationJudgements:
 
         open_for: str | None = None
 
+        def involved(player: str, index: int, plays: bool, spot: tuple[float, float]) -> bool:
+            """Judge `player` becoming involved (playing the ball, or interfering) against the
+            phase as it stands; True once the walk is settled: an offence, or undecidable."""
+            nonlocal undecidable, offence, open_for
+            assert current is not None
+            settled = penalisable(current, player, index) if current.decidable else None
+            if settled is None:
+                undecidable = True
+                open_for = player if current.decidable else None
+            elif settled:
+                involvement = is_involved(plays, not plays, after_advantage)
+                assert involvement is not None
+                offence = _Offence(player, current, index, involvement, spot)
+            return undecidable or offence is not None
+
         def interferes(facts: tuple[Fact, ...], index: int, touch: Touch) -> bool:
             """Judge stated interference against the phase as it stands; True once settled."""
-            nonlocal key, undecidable, offence, open_for
+            nonlocal key
             for fact in facts:
                 if not situation.is_attacker(fact.player) or current is None:
                     continue
                 key = last
-                settled = penalisable(current, fact.player, index) if current.decidable else None
-                if settled is None:
-                    undecidable = True
-                    open_for = fact.player if current.decidable else None
-                elif settled:
-                    involvement = is_involved(False, True, after_advantage)
-                    assert involvement is not None
-                    spot = _where(touch, fact.player)
-                    offence = _Offence(fact.player, current, index, involvement, spot)
-                if undecidable or offence:
+                if involved(fact.player, index, False, _where(touch, fact.player)):
                     return True
             return False
 
@@ -177,17 +183,7 @@ class _SituationJudgements:
                 if last is not None and situation.touches[last.index].player != touch.player:
                     key = last
                 if current is not None:
-                    settled = (
-                        penalisable(current, touch.player, index) if current.decidable else None
-                    )
-                    if settled is None:
-                        undecidable = True
-                        open_for = touch.player if current.decidable else None
-                    elif settled:
-                        involvement = is_involved(True, False, after_advantage)
-                        assert involvement is not None
-                        spot = (touch.ball_m[0], touch.ball_m[1])
-                        offence = _Offence(touch.player, current, index, involvement, spot)
+                    involved(touch.player, index, True, (touch.ball_m[0], touch.ball_m[1]))
                 if undecidable or offence:
                     steps.append(
                         _step(touch, index, Effect.OFFENCE if offence else Effect.JUDGEMENT)
