@@ -56,6 +56,16 @@ def test_json_is_one_object_with_the_audit(printed: dict[str, Any]) -> None:
     assert len(printed["official_calls"]) == 6
     assert len(printed["incidents"]) == len(printed["agreement"]["both"]) == 1
     assert [i["offender"] for i in printed["incidents"]] == ["6954"]
+    scores = [(row["clock"], row["score"]) for row in printed["scores"]]
+    assert scores == [
+        ("1H 22:04", "agree"),
+        ("1H 25:36", "officials only"),
+        ("1H 30:07", "officials only"),
+        ("2H 01:13", "data inconsistent"),
+        ("2H 16:56", "officials only"),
+        ("2H 32:40", "officials only"),
+    ]
+    assert all(row["reason"] for row in printed["scores"])
     [inconsistent] = printed["agreement"]["data_inconsistent"]
     assert inconsistent["official_call"] == 3 and "corner kick itself" in inconsistent["reason"]
     assert all(i["status"] == "offence" and i["reason"] for i in printed["incidents"])

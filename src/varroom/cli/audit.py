@@ -131,7 +131,19 @@ def audit(
             write_html(html_path, html_report(result, match, decisions, pictures))
             progress.update(drawing, total=1, completed=1)
     if as_json:
-        click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
+        scores = [
+            {
+                "clock": row.clock,
+                "team": row.team,
+                "player": row.player,
+                "officials": "offside" if row.call else None,
+                "engine": row.engine_says,
+                "score": row.agreeing.value,
+                "reason": row.reason,
+            }
+            for row in decisions
+        ]
+        click.echo(json.dumps(result.to_dict() | {"scores": scores}, ensure_ascii=False))
     else:
         _print_table(result, decisions)
 

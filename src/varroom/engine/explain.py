@@ -410,6 +410,17 @@ class _Explainer:
         v, s = self.v, self.s
         goal = s.on_field_decision == "goal"
         if v.status is Status.UNDECIDABLE:
+            at = v.judgement
+            if at is not None and self.out_of_view(at, v.nearest_attacker):
+                return (
+                    "After review, the decision on the field stands: the pictures cannot show "
+                    f"where {self.called(v.nearest_attacker)} stood when the ball was played."
+                )
+            if v.unseen is not None:
+                return (
+                    "After review, the decision on the field stands: the pictures do not show "
+                    f"enough of {s.defending_team}'s players to settle it."
+                )
             return (
                 "After review, the decision on the field stands: the tracking cannot show "
                 "where the second-last defender was."
