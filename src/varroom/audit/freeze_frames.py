@@ -44,6 +44,11 @@ from varroom.model.situation import FULL_TEAM, Action, Situation
 
 # How far a freeze frame's moment may be from the kick's (the event's logged timestamp).
 FRAME_TIMING_SD_S = 0.1
+# Velocities come from the next freeze frame when it follows within this window (s): sooner,
+# the estimated spots' error dominates the run; later, the run is no longer straight.
+NEXT_FRAME_S = (0.5, 3.0)
+# A player is matched to one of his team in the next frame within his run plus this (m).
+NEXT_FRAME_SLACK_M = 1.0
 # An offside call follows the play it punishes within seconds (`match_calls` allows 8 s).
 OFFSIDE_LOOKBACK_S = 10.0
 
@@ -317,6 +322,8 @@ class _FramedMatch:
         positions: dict[str, dict[str, Any]] = {
             names[c][0]: dict(_xy(self.match.players_m[frame, c])) for c in in_view
         }
+        for column, v in self._velocities(index, in_view).items():
+            positions[names[column][0]]["v"] = v
         if receiver is not None and target.at_m is not None:
             # His run from the play to the pass's end: the one speed the data gives, for the
             # timing part of the margin's uncertainty.
@@ -394,6 +401,45 @@ class _FramedMatch:
         if index in self.called:
             data["on_field"] = {"decision": "offside"}
         return data
+
+    def _velocities(self, index: int, in_view: list[int]) -> dict[int, list[float]]:
+        """Each player's velocity from the next freeze frame a moment later: the nearest
+        player of his team there, when he could have run that far (frames name nobody but
+        the player on the ball, so players are matched by place, greedily, nearest first)."""
+        event = self.match.events[index]
+        assert event.frame is not None
+        later = next(
+            (
+                e
+                for e in self.match.events[index + 1 :]
+                if e.frame is not None and e.frame != event.frame
+            ),
+            None,
+        )
+        if later is None or later.frame is None or later.period != event.period:
+            return {}
+        took_s = later.t_s - event.t_s
+        if not NEXT_FRAME_S[0] <= took_s <= NEXT_FRAME_S[1]:
+            return {}
+        here, there = self.match.players_m[event.frame], self.match.players_m[later.frame]
+        seen_there = np.flatnonzero(~np.isnan(there[:, 0])).tolist()
+        pairs = sorted(
+            (float(np.hypot(*(there[b] - here[a]))), a, b)
+            for a in in_view
+            for b in seen_there
+            if self.match.player_teams[a] == self.match.player_teams[b]
+        )
+        reach_m = TOP_SPEED_MPS * took_s + NEXT_FRAME_SLACK_M
+        velocities: dict[int, list[float]] = {}
+        taken: set[int] = set()
+        for apart, a, b in pairs:
+            if apart > reach_m:
+                break
+            if a in velocities or b in taken:
+                continue
+            taken.add(b)
+            velocities[a] = [float(there[b, k] - here[a, k]) / took_s for k in (0, 1)]
+        return velocities
 
     def _area(self, event: MatchEvent) -> tuple[tuple[float, float], ...]:
         """The camera's view at the event; where StatsBomb gives none, a polygon of no area:
