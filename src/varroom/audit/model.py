@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any
@@ -81,6 +81,9 @@ class Agreement:
     both: tuple[tuple[int, int], ...]
     engine_only: tuple[int, ...]
     official_only: tuple[int, ...]
+    # Calls the data itself contradicts (an offside recorded on a corner kick), with why: they
+    # are neither agreed nor disagreed with.
+    inconsistent: tuple[tuple[int, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +119,9 @@ class Audit:
                 "both": [{"incident": i, "official_call": c} for i, c in self.agreement.both],
                 "engine_only": list(self.agreement.engine_only),
                 "official_only": list(self.agreement.official_only),
+                "data_inconsistent": [
+                    {"official_call": c, "reason": why} for c, why in self.agreement.inconsistent
+                ],
             },
             "penalties": [p.to_dict() for p in self.penalties],
             "ball_lines": [b.to_dict() for b in self.ball_lines],
@@ -154,7 +160,10 @@ def incident_dict(incident: Incident) -> dict[str, Any]:
 
 
 def match_calls(
-    incidents: Sequence[Incident], calls: Sequence[OfficialCall], window_s: float = 8.0
+    incidents: Sequence[Incident],
+    calls: Sequence[OfficialCall],
+    window_s: float = 8.0,
+    inconsistent: Mapping[int, str] | None = None,
 ) -> Agreement:
     """Pair each official call with the nearest unpaired incident of the same period and team
     within `window_s` seconds (a flag goes up a few seconds after the pass)."""
@@ -174,8 +183,14 @@ def match_calls(
             used.add(best)
             pairs.append((best, c_index))
     paired_calls = {c for _, c in pairs}
+    contradicted = {} if inconsistent is None else dict(inconsistent)
     return Agreement(
         both=tuple(pairs),
         engine_only=tuple(i for i in range(len(incidents)) if i not in used),
-        official_only=tuple(c for c in range(len(calls)) if c not in paired_calls),
+        official_only=tuple(
+            c for c in range(len(calls)) if c not in paired_calls and c not in contradicted
+        ),
+        inconsistent=tuple(
+            (c, why) for c, why in sorted(contradicted.items()) if c not in paired_calls
+        ),
     )

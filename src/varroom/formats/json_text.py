@@ -21,10 +21,25 @@ def read_json(path: str | Path) -> Any:
     return decode_json(text, str(path))
 
 
+class JsonObject(dict[str, Any]):
+    """A JSON object that remembers the keys it had more than once (a player in two places):
+    the readers refuse them where a repeated key would silently drop a value."""
+
+    duplicates: tuple[str, ...] = ()
+
+
+def _object(pairs: list[tuple[str, Any]]) -> JsonObject:
+    obj = JsonObject(pairs)
+    if len(obj) < len(pairs):
+        keys = [key for key, _ in pairs]
+        obj.duplicates = tuple(dict.fromkeys(key for key in keys if keys.count(key) > 1))
+    return obj
+
+
 def decode_json(text: str, source: str) -> Any:
     """Parsed JSON text; text that is not JSON is an `InputError` with the line and column."""
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_object)
     except json.JSONDecodeError as exc:
         raise InputError(
             source, "$", f"not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
