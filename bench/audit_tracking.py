@@ -2,7 +2,8 @@
 players), and SkillCorner's broadcast match 2417 when the shared data is there.
 
 `audit_s_90min_25hz` is the best of a few runs of `audit_match` on a generated match
-(generating it is timed apart). The reference, timed in the same run, is the cheapest pass
+(generating it is timed apart); it includes the penalty kicks and the ball-out scan with its
+goal-line moments (`varroom.audit.match_laws`), about 0.02 s of it. The reference, timed in the same run, is the cheapest pass
 any audit must make over every frame and player: `np.nanargmin` over the (T, P)
 ball-to-player distances. `peak_memory_mb` is tracemalloc's peak during one audit, above
 what was allocated before it (numpy reports its arrays to tracemalloc).

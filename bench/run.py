@@ -22,13 +22,17 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
 from audit_tracking import bench_audit, bench_audit_skillcorner  # noqa: E402
+from ball_line import bench_ball_line  # noqa: E402
 from live import bench_live  # noqa: E402
 from match_load import bench_load_skillcorner  # noqa: E402
 from penalty import bench_penalty  # noqa: E402
 from pictures import bench_pictures  # noqa: E402
+from season import bench_season  # noqa: E402
+from season import markdown as season_markdown  # noqa: E402
 from serve_load import bench_recompute, bench_review_room  # noqa: E402
 from situation_22x3 import situation_22x3  # noqa: E402
 from statsbomb_audit import bench_statsbomb  # noqa: E402
+from still import bench_still  # noqa: E402
 
 import varroom  # noqa: E402
 
@@ -124,6 +128,7 @@ def bench_room() -> dict[str, float]:
 SECTIONS: list[Callable[[], dict[str, Any]]] = [
     bench_judge,
     bench_penalty,
+    bench_ball_line,
     bench_cli,
     bench_load_skillcorner,
     bench_audit,
@@ -131,11 +136,19 @@ SECTIONS: list[Callable[[], dict[str, Any]]] = [
     bench_pictures,
     bench_room,
     bench_statsbomb,
+    bench_season,
+    bench_still,
     bench_live,
 ]
 
 # (figure, what it is, reference figure, goal)
 ROWS = [
+    (
+        "still_json_wall_s",
+        "`varroom still --json`, 1920x1080 still, median of 7 interleaved (s)",
+        "reference_check_same_situation_wall_s",
+        "<= 1.5x",
+    ),
     (
         "judge_ms_median",
         "`judge()` median, 22 players x 3 touches (ms)",
@@ -159,6 +172,24 @@ ROWS = [
         "parse_penalty_kick_ms_median",
         "`parse_penalty_kick()` median, same file (ms)",
         "reference_json_loads_penalty_ms_median",
+        "",
+    ),
+    (
+        "ball_line_decision_ms_median",
+        "ball-line decision, 500 Hz track of 1 s, median of 7 interleaved runs (ms)",
+        "reference_ball_line_json_loads_ms_median",
+        "<= 1 ms",
+    ),
+    (
+        "ball_out_scan_s_90min_25hz",
+        "ball-out and goal-line scan of a synthetic 90-min 25 Hz match after loading (s)",
+        "reference_nanargmin_nearest_player_s",
+        "<= 0.2 s",
+    ),
+    (
+        "ball_line_parse_ms_median",
+        "`parse_ball_line()` median, same file (ms)",
+        "reference_ball_line_json_loads_ms_median",
         "",
     ),
     (
@@ -312,6 +343,16 @@ def markdown(results: dict[str, Any]) -> str:
         f"({results.get('live_skillcorner_judged')} phases judged). Latency and compute are "
         "read against the frame interval (40 ms at 25 Hz).",
     ]
+    if "still_suggest_recall" in results:
+        lines += [
+            "",
+            f"Still landmark suggestion (OpenCV) on {results['still_suggest_stills']} synthetic "
+            f"stills: landmark recall {results['still_suggest_recall']:.2f} (within "
+            f"{results['still_suggest_within_px']} px); ground error in the penalty area, median "
+            f"{results['still_suggest_ground_cm_median']:.1f} cm, worst "
+            f"{results['still_suggest_ground_cm_max']:.1f} cm over the stills it calibrated; "
+            f"players found {results['still_suggest_player_recall']:.2f} (docs/still.md).",
+        ]
     lines += [
         "",
         "## Real results: Turkey 0-3 Italy, Euro 2020 (StatsBomb 360)",
@@ -329,6 +370,8 @@ def markdown(results: dict[str, Any]) -> str:
         "",
         "Why each disagreement: [docs/statsbomb-euro2020.md](docs/statsbomb-euro2020.md).",
     ]
+    if "season_scaling" in results:
+        lines += ["", "## A season: `varroom audit-many`", "", *season_markdown(results)]
     return "\n".join(lines) + "\n"
 
 

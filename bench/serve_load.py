@@ -18,17 +18,23 @@ KANE = ROOT / "examples" / "tottenham-sporting-2022-kane.json"
 
 
 def bench_review_room(reviewers: int = 20, decisions: int = 200) -> dict[str, Any]:
-    from varroom.serve.load import review_room_load
+    from serve_load_client import review_room_load
 
     result = review_room_load(reviewers, decisions, json.loads(KANE.read_text(encoding="utf-8")))
-    if result["lost"] or result["doubled"] or result["unexpected"] or result["failures"]:
+    if (
+        result["lost"]
+        or result["doubled"]
+        or result["unexpected"]
+        or result["failures"]
+        or not result["chain_intact"]
+    ):
         raise RuntimeError(f"the decision log is wrong under load: {result}")
     return result
 
 
 def bench_recompute(changes: int = 200) -> dict[str, Any]:
     """Setting a fact (the Kane deflection, back and forth): judging again, in ms."""
-    from varroom.serve.load import recompute_latency
+    from serve_load_client import recompute_latency
 
     return recompute_latency(changes, json.loads(KANE.read_text(encoding="utf-8")))
 

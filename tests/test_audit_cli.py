@@ -47,10 +47,27 @@ def printed(written: tuple[Result, Path]) -> dict[str, Any]:
 
 def test_json_is_one_object_with_the_audit(printed: dict[str, Any]) -> None:
     assert {"incidents", "official_calls", "undecidable", "agreement"} <= printed.keys()
-    assert set(printed["agreement"]) == {"both", "engine_only", "official_only"}
+    assert set(printed["agreement"]) == {
+        "both",
+        "engine_only",
+        "official_only",
+        "data_inconsistent",
+    }
     assert len(printed["official_calls"]) == 6
-    assert len(printed["incidents"]) == len(printed["agreement"]["both"]) == 3
-    assert [i["offender"] for i in printed["incidents"]] == ["6954", "11086", "7788"]
+    assert len(printed["incidents"]) == len(printed["agreement"]["both"]) == 1
+    assert [i["offender"] for i in printed["incidents"]] == ["6954"]
+    scores = [(row["clock"], row["score"]) for row in printed["scores"]]
+    assert scores == [
+        ("1H 22:04", "agree"),
+        ("1H 25:36", "officials only"),
+        ("1H 30:07", "officials only"),
+        ("2H 01:13", "data inconsistent"),
+        ("2H 16:56", "officials only"),
+        ("2H 32:40", "officials only"),
+    ]
+    assert all(row["reason"] for row in printed["scores"])
+    [inconsistent] = printed["agreement"]["data_inconsistent"]
+    assert inconsistent["official_call"] == 3 and "corner kick itself" in inconsistent["reason"]
     assert all(i["status"] == "offence" and i["reason"] for i in printed["incidents"])
     assert all(u["status"] == "undecidable" for u in printed["undecidable"])
 
@@ -69,9 +86,7 @@ def test_images_are_one_png_per_incident_and_per_call(written: tuple[Result, Pat
     _, out = written
     pictures = sorted((out / "pictures").iterdir())
     names = [p.name for p in pictures]
-    assert names == [f"call-0{n}.png" for n in range(1, 7)] + [
-        f"incident-0{n}.png" for n in range(1, 4)
-    ]
+    assert names == [f"call-0{n}.png" for n in range(1, 7)] + ["incident-01.png"]
     assert all(p.read_bytes().startswith(PNG_MAGIC) for p in pictures)
 
 
@@ -145,3 +160,32 @@ def test_images_into_a_folder_that_cannot_be_made_is_one_line(tmp_path: Path) ->
     assert result.exit_code == 1
     assert result.stderr.startswith(f"varroom: cannot write {blocker / 'pictures'}")
     assert "Traceback" not in result.stderr
+
+
+def test_situations_are_judged_by_check_as_the_audit_judged_them(tmp_path: Path) -> None:
+    folder = tmp_path / "situations"
+    first = _run("statsbomb", *FILES, "--situations", str(folder), "--quiet")
+    assert first.exit_code == 0, first.stderr
+    written = sorted(folder.iterdir())
+    assert written and all(p.suffix == ".json" for p in written)
+    for path in written:
+        audited = json.loads(path.read_text(encoding="utf-8"))["meta"]["audit"]
+        checked = CliRunner().invoke(cli, ["check", str(path), "--json"])
+        assert checked.exit_code == 0, checked.stderr
+        verdict = json.loads(checked.stdout)
+        assert verdict["status"] == audited["status"]
+        assert verdict["offender"] == audited["offender"]
+        assert verdict["margin_m"] == (
+            None if audited["margin_m"] is None else round(audited["margin_m"], 3)
+        )
+    # The same match again: the same files, none added.
+    again = _run("statsbomb", *FILES, "--situations", str(folder), "--quiet")
+    assert again.exit_code == 0 and sorted(folder.iterdir()) == written
+
+
+def test_statsbomb_without_freeze_frames_warns_and_leaves_every_call_undecidable() -> None:
+    result = _run("statsbomb", *FILES[:4], "--quiet")
+    assert result.exit_code == 0
+    assert "warning: no --three-sixty-data" in result.stderr
+    assert "every official call is undecidable" in result.stderr
+    assert result.stdout.count("undecidable") == 6  # the table wraps "no positions"

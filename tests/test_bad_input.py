@@ -74,6 +74,37 @@ CASES = {
     "duplicate player": (lambda d: d["players"].append(dict(d["players"][0])), "$.players[4].id"),
     "boolean as a number": (lambda d: d["touches"][0].update(t=True), "$.touches[0].t"),
     "root is a list": (lambda d: None, "$"),
+    # Impossible input (format 1.1 notes): errors, not verdicts.
+    "a player far off the pitch (Kane at x = 500)": (
+        lambda d: d["touches"][0]["positions"]["a2"].update(x=500),
+        "$.touches[0].positions.a2",
+    ),
+    "a ball 100 m away": (
+        lambda d: d["touches"][0].update(ball=[110.0, 60.0]),
+        "$.touches[0].ball",
+    ),
+    "a body part metres from its player": (
+        lambda d: d["touches"][0]["positions"]["a2"].update(parts={"head": 40.0}),
+        "$.touches[0].positions.a2.parts.head",
+    ),
+    "a team size Law 3 does not allow": (
+        lambda d: d.update(team_sizes={"D": 12}),
+        "$.team_sizes.D",
+    ),
+    "a team size for an unknown team": (
+        lambda d: d.update(team_sizes={"Q": 11}),
+        "$.team_sizes.Q",
+    ),
+    "a view of two corners": (
+        lambda d: d["touches"][0].update(view={"area": [[0, 0], [1, 1]]}),
+        "$.touches[0].view.area",
+    ),
+    "an interference timed after its touch": (
+        lambda d: d["touches"][1].update(
+            involvement=[{"player": "a2", "kind": "challenges_opponent", "t": 9.0}]
+        ),
+        "$.touches[1].involvement[0].t",
+    ),
 }
 
 
@@ -175,3 +206,30 @@ def test_good_situation_still_parses():
     assert parse_situation(
         json.dumps(situation([touch("a1", "pass", (0, 0), a1=(0, 0), d1=(1, 1))]))
     )
+
+
+def test_a_player_in_two_places_is_one_line_exit_2(runner, tmp_path):
+    """The same player listed twice at one touch: JSON would keep the last silently."""
+    text = json.dumps(GOOD).replace(
+        '"a2": {"x": 30.8, "y": 5}', '"a2": {"x": 30.8, "y": 5}, "a2": {"x": -3.0, "y": 5}', 1
+    )
+    assert text.count('"a2": {') == 3
+    path = tmp_path / "twice.json"
+    path.write_text(text)
+    result = runner.invoke(cli, ["check", str(path), "--json"])
+    assert result.exit_code == 2 and result.stdout == ""
+    [line] = result.stderr.strip().splitlines()
+    assert f"{path}: $.touches[0].positions.a2: a player listed twice" in line
+
+
+def test_more_players_in_view_than_the_team_has(runner, tmp_path):
+    data = broken(lambda d: d.update(team_sizes={"D": 7}))
+    for k in range(6):
+        data["touches"][0]["positions"][f"d{k + 2}"] = {"x": 20.0 + k, "y": 1.0}
+        data["players"].append({"id": f"d{k + 2}", "team": "D"})
+    path = tmp_path / "crowd.json"
+    path.write_text(json.dumps(data))
+    result = runner.invoke(cli, ["check", str(path)])
+    assert result.exit_code == 2
+    [line] = result.stderr.strip().splitlines()
+    assert "$.touches[0].positions: 8 players of D on the pitch, but it has 7" in line

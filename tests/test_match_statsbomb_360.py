@@ -8,8 +8,7 @@ from varroom.model.situation import Pitch
 PITCH = Pitch(120.0, 80.0)
 # An L-shaped view: the camera saw the left half, and the bottom of the right half.
 L_SHAPE = FrameView(
-    area_m=((-60.0, -40.0), (60.0, -40.0), (60.0, 0.0), (0.0, 0.0), (0.0, 40.0), (-60.0, 40.0)),
-    goal_line_gap_m=0.0,
+    area_m=((-60.0, -40.0), (60.0, -40.0), (60.0, 0.0), (0.0, 0.0), (0.0, 40.0), (-60.0, 40.0))
 )
 
 
@@ -26,5 +25,5 @@ def test_a_point_on_the_touchline_or_beyond_counts_where_the_view_meets_the_pitc
 
 
 def test_a_view_of_fewer_than_three_corners_covers_nothing() -> None:
-    line = FrameView(area_m=((0.0, 0.0), (10.0, 0.0)), goal_line_gap_m=0.0)
+    line = FrameView(area_m=((0.0, 0.0), (10.0, 0.0)))
     assert not line.covers((5.0, 0.0), PITCH)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import copy
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import varroom
 from situations import ARMS, load, mirrored, situations
 from varroom.engine.judgement import judge_positions
+from varroom.formats.situation_json import PART_REACH_M
 from varroom.model.settings import LawSettings
 
 
@@ -44,6 +45,7 @@ def test_moving_an_attacker_away_from_goal_never_makes_him_offside(data, draw):
     moved = copy.deepcopy(data)
     sign = 1.0 if data["attack"]["towards"] == "+x" else -1.0
     position = moved["touches"][index]["positions"][mover]
+    assume(abs(position["x"] - sign * step_m) <= 60)  # on the pitch, or a few metres off
     position["x"] -= sign * step_m
     position["parts"] = {n: v - sign * step_m for n, v in position.get("parts", {}).items()}
     before = judge_positions(original, index, LawSettings()).attackers.get(mover)
@@ -61,7 +63,9 @@ def test_arm_and_hand_parts_never_change_a_verdict(data, draw):
     for t in armed["touches"]:
         for position in t["positions"].values():
             for arm in draw.draw(st.lists(st.sampled_from(ARMS), max_size=3, unique=True)):
-                position.setdefault("parts", {})[arm] = draw.draw(st.floats(-60, 60))
+                # Anywhere an arm can reach, even far ahead of every counting part.
+                reach = draw.draw(st.floats(-PART_REACH_M, PART_REACH_M))
+                position.setdefault("parts", {})[arm] = position["x"] + reach
     assert outcome(varroom.judge(load(data))) == outcome(varroom.judge(load(armed)))
 
 

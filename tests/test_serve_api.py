@@ -25,7 +25,7 @@ import varroom
 from varroom.errors import InputError
 from varroom.formats.situation_json import load_situation
 from varroom.serve import create_app, db
-from varroom.serve.app import run_server
+from varroom.serve.server import run_server
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -456,7 +456,7 @@ def test_decisions_are_appended_and_exported(room: TestClient) -> None:
 
 
 def test_the_decision_log_is_never_updated_or_deleted(room: TestClient) -> None:
-    engine = room.app.state.room.engine
+    engine = room.app.state.room.store.engine
     statements: list[str] = []
 
     def record(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
@@ -658,7 +658,7 @@ def test_serving_beyond_loopback_needs_a_token(
 
 def test_the_picture_is_drawn_on_demand_and_cached(room: TestClient) -> None:
     sid = queued(room, KANE)["id"]
-    renderer = room.app.state.renderer
+    renderer = room.app.state.room.pictures.renderer
     assert renderer.get() is not None
     calls: list[str] = []
     real = renderer.get()
@@ -685,7 +685,7 @@ def test_the_picture_is_drawn_on_demand_and_cached(room: TestClient) -> None:
 
 def test_no_renderer_means_no_picture_not_an_error(room: TestClient) -> None:
     sid = queued(room, KANE)["id"]
-    renderer = room.app.state.renderer
+    renderer = room.app.state.room.pictures.renderer
     renderer._loaded, renderer._render = True, None
     response = room.get(f"/api/situations/{sid}/image.png")
     assert response.status_code == 404
@@ -751,6 +751,15 @@ def test_an_audit_adds_its_incidents_to_the_queue(tmp_path: Path) -> None:
         ]
 
 
+def test_the_audit_form_offers_real_providers_and_the_files_each_takes(room: TestClient) -> None:
+    config = room.get("/api/config").json()
+    assert "synthetic" not in config["providers"]  # no loader: `varroom audit` refuses it too
+    files = config["provider_files"]
+    assert set(files) == set(config["providers"])
+    assert files["tracab"] == ["meta_data", "raw_data"]
+    assert files["statsbomb"] == ["event_data", "lineup_data", "three_sixty_data"]
+
+
 @pytest.mark.parametrize(
     ("data", "files", "where"),
     [
@@ -766,6 +775,11 @@ def test_an_audit_adds_its_incidents_to_the_queue(tmp_path: Path) -> None:
             "$.roles[0]",
         ),
         ({"provider": "tracab"}, [], "$.files"),
+        (  # a file TRACAB's loader does not take
+            {"provider": "tracab", "roles": ["raw_data", "three_sixty_data"]},
+            [("files", ("a", b"x", "text/plain")), ("files", ("b", b"y", "text/plain"))],
+            "$.roles[1]",
+        ),
     ],
 )
 def test_a_bad_audit_request_is_422(room: TestClient, data: Any, files: Any, where: str) -> None:

@@ -7,6 +7,7 @@ folder; set VARROOM_SCREENSHOTS to a folder (docs/images for the README) to keep
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import warnings
 from collections.abc import Iterator
@@ -26,9 +27,9 @@ if CHROMIUM is None:
 
 import httpx  # noqa: E402
 from playwright import sync_api  # noqa: E402
+from serve_in_thread import serve_in_thread  # noqa: E402
 
 from varroom.serve import create_app  # noqa: E402
-from varroom.serve.live import serve_in_thread  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 KANE = ROOT / "examples" / "tottenham-sporting-2022-kane.json"
@@ -63,6 +64,12 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+def _app(*args: Any, **kwargs: Any) -> Any:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return create_app(*args, **kwargs)
+
+
 def _page(browser: Any) -> tuple[Any, list[str]]:
     page = browser.new_page(viewport=VIEWPORT)
     page.set_default_timeout(20_000)
@@ -83,9 +90,7 @@ def _page(browser: Any) -> tuple[Any, list[str]]:
 def test_review_an_incident_change_a_fact_and_record_the_decision(
     browser: Any, shots: Path, tmp_path: Path
 ) -> None:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        app = create_app(None, None, tmp_path / "data", prewarm_render=True)
+    app = _app(None, None, tmp_path / "data", prewarm_render=True)
     with serve_in_thread(app) as url:
         page, errors = _page(browser)
         page.goto(url)
@@ -195,10 +200,8 @@ def test_review_an_incident_change_a_fact_and_record_the_decision(
 
 
 def test_with_a_token_the_page_asks_for_it_once(browser: Any, tmp_path: Path) -> None:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        app = create_app(None, TOKEN, tmp_path / "data")
-    app.state.room.add_situation(__import__("json").loads(KANE.read_text()), KANE.name)
+    app = _app(None, TOKEN, tmp_path / "data")
+    app.state.room.queue.add(__import__("json").loads(KANE.read_text()), KANE.name)
     with serve_in_thread(app) as url:
         page, _errors = _page(browser)
         page.goto(url)
@@ -216,4 +219,137 @@ def test_with_a_token_the_page_asks_for_it_once(browser: Any, tmp_path: Path) ->
         sync_api.expect(page.locator(".queue-item")).to_have_count(1)
         assert "token" not in page.url
         sync_api.expect(page.locator("#token-dialog")).to_be_hidden()
+        page.close()
+
+
+def test_a_decision_on_facts_another_reviewer_changed_is_shown_again_not_recorded(
+    browser: Any, tmp_path: Path
+) -> None:
+    app = _app(None, None, tmp_path / "data")
+    room = app.state.room
+    sid = room.queue.add(__import__("json").loads(KANE.read_text()), KANE.name)["id"]
+    with serve_in_thread(app) as url:
+        page, errors = _page(browser)
+        page.goto(f"{url}/#{sid}")
+        page.fill("#reviewer", "B. Referee")
+        page.locator("#reviewer").blur()
+        sync_api.expect(page.locator("#verdict-call")).to_have_text("OFFSIDE")
+        # Another reviewer sets the deflection to a deliberate play meanwhile.
+        answer = httpx.post(
+            f"{url}/api/situations/{sid}/facts",
+            json={"plays": [{"touch": 2, "kind": "deliberate_play"}]},
+        )
+        assert answer.status_code == 200
+        page.keyboard.press("c")
+        page.keyboard.press("Enter")
+        sync_api.expect(page.locator("#toast")).to_contain_text(
+            "Another reviewer changed the facts"
+        )
+        sync_api.expect(page.locator("#verdict-call")).to_have_text("NO OFFENCE")
+        assert httpx.get(f"{url}/api/decisions.json").json() == []
+        # Confirmed now, on what the page shows: recorded as no offence.
+        page.keyboard.press("c")
+        page.keyboard.press("Enter")
+        sync_api.expect(page.locator("#toast")).to_contain_text("recorded")
+        (entry,) = httpx.get(f"{url}/api/decisions.json").json()
+        assert entry["outcome"] == "no_offence"
+        assert errors == [], errors
+        page.close()
+
+
+def _box(page: Any, selector: str) -> dict[str, float]:
+    box = page.locator(selector).bounding_box()
+    assert box is not None, selector
+    return box  # type: ignore[no-any-return]
+
+
+def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (1920, 1080)], ids=["1024x768", "1920x1080"])
+def test_keyboard_only_from_the_queue_to_a_recorded_decision(
+    browser: Any, tmp_path: Path, shots: Path, size: tuple[int, int]
+) -> None:
+    app = _app(None, None, tmp_path / "data", prewarm_render=True)
+    room = app.state.room
+    for path in (KANE, DEFLECTION):
+        room.queue.add(__import__("json").loads(path.read_text()), path.name)
+    with serve_in_thread(app) as url:
+        page, errors = _page(browser)
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        page.goto(url)
+        sync_api.expect(page.locator(".queue-item")).to_have_count(2)
+
+        # Tab to the queue, focus stays on an incident while the queue is fetched again.
+        for _ in range(30):
+            page.keyboard.press("Tab")
+            if page.evaluate("document.activeElement.classList.contains('queue-item')"):
+                break
+        focused = page.evaluate("document.activeElement.dataset.id")
+        assert focused, "Tab never reached the queue"
+        page.evaluate("state.queue = []; loadQueue()")  # as if the queue had changed
+        page.wait_for_function(f"document.activeElement.dataset.id === '{focused}'")
+        page.keyboard.press("Enter")
+        sync_api.expect(page.locator("#incident")).to_be_visible()
+
+        # A digit selects a touch, in sight; D sets it.
+        page.keyboard.press("3")
+        touch = page.locator("#chain .touch[data-index='2']")
+        sync_api.expect(touch).to_have_class(re.compile(r"\bselected\b"))
+        sync_api.expect(touch).to_be_in_viewport()
+
+        # No name yet: the page asks for it, in the name field; the keyboard gives it.
+        page.keyboard.press("c")
+        page.keyboard.press("Enter")
+        sync_api.expect(page.locator("#reviewer")).to_be_focused()
+        page.keyboard.type("K. Board")
+        page.keyboard.press("Escape")
+        page.keyboard.press("o")
+        page.keyboard.press("Enter")
+        sync_api.expect(page.locator("#toast")).to_contain_text("recorded")
+        # The margin on one line, inside the verdict box.
+        margin, verdict = _box(page, "#verdict-margin"), _box(page, "#verdict")
+        assert margin["height"] < 50, margin
+        assert (
+            verdict["x"] <= margin["x"]
+            and margin["x"] + margin["width"] <= verdict["x"] + verdict["width"]
+        )
+        # The message covers neither the decision buttons nor the chain of touches.
+        toast = _box(page, "#toast")
+        for target in ("#decide-confirm", "#decide-offside", "#decide-none", "#chain"):
+            if page.locator(target).count():
+                assert not _overlap(toast, _box(page, target)), target
+        page.wait_for_selector("#picture-frame:not(.loading)", timeout=PICTURE_S)
+        page.screenshot(path=str(shots / f"review-room-{size[0]}x{size[1]}.png"))
+        (entry,) = httpx.get(f"{url}/api/decisions.json").json()
+        assert (entry["reviewer"], entry["decision"]) == ("K. Board", "offside")
+        assert errors == [], errors
+        page.close()
+
+
+def test_the_audit_form_asks_for_the_files_of_the_provider_chosen(
+    browser: Any, tmp_path: Path
+) -> None:
+    app = _app(None, None, tmp_path / "data")
+    with serve_in_thread(app) as url:
+        page, errors = _page(browser)
+        page.goto(url)
+        page.click("#open-audit")
+        options = page.locator("#audit-provider option").all_inner_texts()
+        assert "tracab" in options and "synthetic" not in options
+        rows = "#audit-files .audit-role"
+        for provider, roles in (
+            ("statsbomb", ["event_data", "lineup_data", "three_sixty_data"]),
+            ("tracab", ["meta_data", "raw_data"]),
+        ):
+            page.select_option("#audit-provider", provider)
+            page.wait_for_function(f"document.querySelectorAll('{rows}').length === {len(roles)}")
+            assert page.eval_on_selector_all(rows, "s => s.map(x => x.value)") == roles
+        assert errors == [], errors
         page.close()

@@ -3,6 +3,7 @@ loopback, started by the test (Debian's postgresql is part of the machine image)
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -22,6 +23,7 @@ with warnings.catch_warnings():
 from varroom.serve import create_app
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+KANE = EXAMPLES / "tottenham-sporting-2022-kane.json"
 # Debian installs each major version under its own folder; take the newest.
 BIN = max(
     Path("/usr/lib/postgresql").glob("*/bin"),
@@ -92,7 +94,7 @@ def test_migrations_queue_and_append_only_log_on_postgres(
         posted = room.post(
             "/api/situations",
             params={"filename": "kane.json"},
-            content=(EXAMPLES / "tottenham-sporting-2022-kane.json").read_bytes(),
+            content=KANE.read_bytes(),
             headers={"content-type": "application/json"},
         )
         assert posted.status_code == 201
@@ -109,3 +111,119 @@ def test_migrations_queue_and_append_only_log_on_postgres(
         with pytest.raises(sa.exc.DBAPIError):
             conn.execute(sa.text("UPDATE decisions SET outcome = 'no_offence'"))
     engine.dispose()
+
+
+def test_a_nul_in_a_player_id_is_422_on_postgres_not_a_broken_incident(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    # PostgreSQL's text cannot hold U+0000: such an id was accepted, then every decision on
+    # the incident failed. Now the situation is refused, with the path, before it is stored.
+    text = KANE.read_text()
+    app = create_app(postgres_url, None, tmp_path / "data")
+    with TestClient(app, base_url="http://127.0.0.1") as room:
+        before = len(room.get("/api/situations").json())
+        response = room.post(
+            "/api/situations",
+            content=text.replace('"kane"', '"ka\\u0000ne"'),
+            headers={"content-type": "application/json"},
+        )
+        assert response.status_code == 422
+        assert response.json()["where"].endswith(".id")
+        assert len(room.get("/api/situations").json()) == before
+
+
+_COLUMNS = "situation_id, created_at, reviewer, decision, outcome, engine_status, duration_s, facts_json, verdict_json"
+POSTGRES_ROUTES = {
+    "update": "UPDATE decisions SET outcome = 'no_offence'",
+    "delete": "DELETE FROM decisions",
+    "truncate": "TRUNCATE decisions",
+    "truncate cascade": "TRUNCATE situations CASCADE",
+    "upsert": f"INSERT INTO decisions (id, {_COLUMNS}) SELECT id, {_COLUMNS} FROM decisions "
+    "ON CONFLICT (id) DO UPDATE SET outcome = 'no_offence'",
+    "merge update": "MERGE INTO decisions d USING decisions s ON d.id = s.id "
+    "WHEN MATCHED THEN UPDATE SET outcome = 'no_offence'",
+    "merge delete": "MERGE INTO decisions d USING decisions s ON d.id = s.id "
+    "WHEN MATCHED THEN DELETE",
+}
+
+
+@pytest.mark.parametrize("statement", POSTGRES_ROUTES.values(), ids=POSTGRES_ROUTES.keys())
+def test_postgres_refuses_every_route_to_rewrite_the_log(
+    postgres_url: str, tmp_path: Path, statement: str
+) -> None:
+    from varroom.serve.verify import verify_log
+
+    app = create_app(postgres_url, None, tmp_path / "data")
+    with TestClient(app, base_url="http://127.0.0.1") as room:
+        sid = room.post("/api/situations", json=json.loads(KANE.read_text())).json()["id"]
+        body = {"reviewer": "Bo", "decision": "offside", "duration_s": 2}
+        assert room.post(f"/api/situations/{sid}/decisions", json=body).status_code == 201
+    engine = sa.create_engine(postgres_url)
+    try:
+        read = "SELECT * FROM decisions ORDER BY id"
+        with engine.connect() as conn:
+            before = conn.execute(sa.text(read)).all()
+        with pytest.raises(sa.exc.DBAPIError, match="append-only"), engine.begin() as conn:
+            conn.execute(sa.text(statement))
+        with engine.connect() as conn:
+            assert conn.execute(sa.text(read)).all() == before
+    finally:
+        engine.dispose()
+    assert f"{len(before)} entries, hash chain intact" in verify_log(postgres_url)
+
+
+def test_decisions_written_at_once_chain_in_order_on_postgres(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    # PostgreSQL takes writers at once (SQLite queues them): the log's end is locked, so no
+    # two entries link to the same one before them.
+    from concurrent.futures import ThreadPoolExecutor
+
+    from varroom.serve.schemas import DecisionIn
+    from varroom.serve.verify import check_chain
+
+    app = create_app(postgres_url, None, tmp_path / "data")
+    room = app.state.room
+    sid = room.queue.add(json.loads(KANE.read_text()), "kane")["id"]
+
+    def decide(n: int) -> None:
+        entry = DecisionIn(
+            reviewer=f"r{n % 8}", decision="offside", duration_s=n, client_ref=str(n)
+        )
+        room.log.add(sid, entry)
+
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(decide, range(80)))
+    check = check_chain(room.store.engine)
+    room.close()
+    assert check.intact, check
+
+
+def test_two_reviewers_on_postgres_stale_facts_409_and_a_conflict(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    app = create_app(postgres_url, None, tmp_path / "data")
+    with TestClient(app, base_url="http://127.0.0.1") as room:
+        sid = room.post("/api/situations", json=json.loads(KANE.read_text())).json()["id"]
+        incident = f"/api/situations/{sid}"
+        tag = room.get(incident).headers["etag"]
+        flip = {"plays": [{"touch": 2, "kind": "deliberate_play"}]}
+        first = room.post(f"{incident}/facts", json=flip, headers={"if-match": tag})
+        second = room.post(f"{incident}/facts", json={"plays": []}, headers={"if-match": tag})
+        assert (first.status_code, second.status_code) == (200, 409)
+        assert second.json()["facts"] == first.json()["facts"]
+        for reviewer, decision in (("Ana", "offside"), ("Ben", "no_offence")):
+            body = {"reviewer": reviewer, "decision": decision, "duration_s": 5}
+            assert room.post(f"{incident}/decisions", json=body).status_code == 201
+        assert room.get(incident).json()["conflict"] is True
+
+
+def test_a_kill_9_on_postgres_loses_no_acknowledged_decision_and_the_chain_verifies(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    from serve_kill import kill_midway
+
+    result = kill_midway(tmp_path / "data", postgres_url, reviewers=6, decisions=40, kill_after=80)
+    assert result["killed"], result
+    assert (result["lost"], result["doubled"]) == (0, 0), result
+    assert "hash chain intact" in result["chain"], result

@@ -32,9 +32,10 @@ def _app(tmp: Path) -> Any:
     app = create_app(None, TOKEN, tmp, audit_runner=_runner)
     # Something to find: situation 1, with a decision, so that ids 1 lead somewhere.
     room = app.state.room
-    room.add_situation(json.loads(KANE.read_text()), "kane.json")
-    app.state.renderer._loaded = True  # pictures are tested elsewhere: keep the fuzzing fast
-    app.state.renderer._render = None
+    room.queue.add(json.loads(KANE.read_text()), "kane.json")
+    renderer = room.pictures.renderer
+    renderer._loaded = True  # pictures are tested elsewhere: keep the fuzzing fast
+    renderer._render = None
     return app
 
 

@@ -4,16 +4,15 @@ A freeze frame shows where the players in the broadcast camera's view stood when
 happened; only the player on the ball is named. Each pass with a frame becomes a situation
 of one or two touches: the pass (or the restart it was), then, when a team-mate played the
 ball (the pass was complete, or stopped for offside), his touch at the pass's end. StatsBomb
-names that team-mate but not his place in the frame: he is the team-mate nearest the pass's
-end. An `Offside` event (offside called on no pass: after a shot, a rebound) is judged at
+names that team-mate but not his place in the frame (`_FramedMatch._judged` says how he is
+placed). An `Offside` event (offside called on no pass: after a shot, a rebound) is judged at
 the latest play of a team-mate before it, the offender being the team-mate nearest the spot
 of the offence.
 
-What a frame cannot settle is undecidable, never guessed: fewer than two opponents in view,
-the receiver out of view, or an offence with the camera's view stopping short of the goal
-line attacked. An unseen opponent can only stand deeper than the ones in view, moving the
-offside line towards the goal line: a player onside against the opponents in view is
-onside, and only an offence needs the whole depth of the pitch in view.
+The situation says what the camera saw (format 1.1: the pass's `view`, `team_sizes`), and
+the audit's verdict is the engine's on exactly that situation: the engine weighs the
+opponents out of view (`varroom.engine.unseen`), so `varroom check` on the written situation
+gives the audit's verdict.
 
 MatchTracking does not carry the camera's view or the passes' ends and outcomes:
 `varroom.match.statsbomb_360.read_statsbomb_facts` reads them from StatsBomb's files.
@@ -22,7 +21,7 @@ MatchTracking does not carry the camera's view or the passes' ends and outcomes:
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +30,7 @@ import numpy as np
 from varroom.audit.calls import audit_with_calls
 from varroom.audit.model import Audit, Incident, IncidentSource, Progress, clock
 from varroom.engine.judge import judge
+from varroom.engine.unseen import STRIDE_M, TOP_SPEED_MPS
 from varroom.engine.verdict import Status, Verdict
 from varroom.errors import DataError
 from varroom.formats.situation_json import situation_from_dict
@@ -40,16 +40,15 @@ from varroom.match.statsbomb_360 import StatsBombFacts
 from varroom.match.tracking import EventKind, MatchEvent, MatchTracking
 from varroom.model.noise import TrackingSource
 from varroom.model.settings import LawSettings
-from varroom.model.situation import Action, Situation
+from varroom.model.situation import FULL_TEAM, Action, Situation
 
-# A view ending closer than this to the goal line leaves no room for an unseen player: such a
-# corner of the polygon is the edge of the camera's frustum, centimetres short of the line.
-GOAL_LINE_SLACK_M = 0.5
-# No footballer runs faster (the fastest are timed at about 36 km/h): a team-mate farther from
-# where the ball was played than this speed allows is not the one who played it.
-TOP_SPEED_MPS = 10.0
-# Beyond the run: a stride to the ball, and the error of the frame's and the event's spots.
-RECEIVER_SLACK_M = 3.0
+# How far a freeze frame's moment may be from the kick's (the event's logged timestamp).
+FRAME_TIMING_SD_S = 0.1
+# Velocities come from the next freeze frame when it follows within this window (s): sooner,
+# the estimated spots' error dominates the run; later, the run is no longer straight.
+NEXT_FRAME_S = (0.5, 3.0)
+# A player is matched to one of his team in the next frame within his run plus this (m).
+NEXT_FRAME_SLACK_M = 1.0
 # An offside call follows the play it punishes within seconds (`match_calls` allows 8 s).
 OFFSIDE_LOOKBACK_S = 10.0
 
@@ -103,6 +102,14 @@ def audit_freeze_frames(
     )
 
 
+def every_play(match: MatchTracking, facts: StatsBombFacts | None) -> Iterator[Incident]:
+    """Every play the audit judges (each pass with a frame, and the play before each
+    `Offside` event), whatever the verdict, in time order."""
+    framed = _FramedMatch(match, facts)
+    for index, target in framed.plays().items():
+        yield framed.phase(index, target).incident
+
+
 def call_phases(
     match: MatchTracking, audit: Audit, facts: StatsBombFacts | None
 ) -> tuple[Incident | None, ...]:
@@ -115,12 +122,6 @@ def call_phases(
         play = None if call.event_index is None else framed.play_of_call(call.event_index)
         phases.append(None if play is None else framed.phase(play, plays[play]).incident)
     return tuple(phases)
-
-
-_FRAME_CANNOT_SHOW = (
-    "After review, the decision on the field stands: the freeze frame cannot show "
-    "where the second-last defender was."
-)
 
 
 # -- one play as a situation ------------------------------------------------------------------
@@ -214,35 +215,36 @@ class _FramedMatch:
     # -- one play ---------------------------------------------------------------------------
 
     def phase(self, index: int, target: _Target) -> _Phase:
+        """The play judged as its situation says: the audit's verdict is the engine's on
+        exactly the situation it writes, so `varroom check` on that file gives it too."""
         event = self.match.events[index]
         assert event.frame is not None and event.team is not None and event.player is not None
         in_view = np.flatnonzero(~np.isnan(self.match.players_m[event.frame, :, 0])).tolist()
-        receiver, unseen = self._receiver_column(event, target, in_view)
-        situation = self.situation(index, target, in_view, receiver)
-        verdict = judge(situation, self.settings)
-        why = unseen or self._unsettled(event, verdict, situation)
+        situation, verdict = self._judged(index, target, in_view)
         incident = Incident(
             period=event.period,
             t_s=event.t_s,
             team=event.team,
             situation=situation,
-            verdict=verdict.unsettled(why + " On the players in view:", _FRAME_CANNOT_SHOW)
-            if why
-            else verdict,
+            verdict=verdict,
             source=IncidentSource.FREEZE_FRAME,
             event_index=index,
         )
         if incident.status is not Status.UNDECIDABLE:
             return _Phase(incident, False)
-        if unseen:
-            # Placed where he played the ball: a player offside at the play receives it in
-            # the opponents' half, but for a rare run back.
-            x_m = None if target.at_m is None else target.at_m[0]
-            return _Phase(incident, self._could_be_offside(situation, x_m))
         judgement = verdict.judgement
-        receiver_id = situation.touches[-1].player if len(situation.touches) > 1 else None
-        judged = None if judgement is None else judgement.attackers.get(receiver_id or "")
-        x_m = None if judged is None else judged.reach.x_m
+        judged = (
+            None if judgement is None else judgement.attackers.get(verdict.nearest_attacker or "")
+        )
+        # Out of view at the play: placed where he played the ball, as a player offside at
+        # the play receives it in the opponents' half, but for a rare run back.
+        x_m = (
+            judged.reach.x_m
+            if judged is not None
+            else None
+            if target.at_m is None
+            else target.at_m[0]
+        )
         return _Phase(incident, self._could_be_offside(situation, x_m))
 
     def _could_be_offside(self, situation: Situation, x_m: float | None) -> bool:
@@ -257,70 +259,53 @@ class _FramedMatch:
         line = offside_line_depth_m(ball, -math.inf, self.settings)
         return bool(offside_margin_m(direction.sign * x_m, line) > 0)
 
-    def _unsettled(self, event: MatchEvent, verdict: Verdict, situation: Situation) -> str:
-        """Why an offence on the players in view is not settled by the frame ('' when it is)."""
-        if verdict.status is not Status.OFFENCE:
-            return ""
-        assert event.team is not None
-        view = self.facts.view(event)
-        if view is None:
-            return "The freeze frame does not say how much of the pitch the camera saw."
-        if view.goal_line_gap_m > GOAL_LINE_SLACK_M:
-            return (
-                f"The camera's view stops {view.goal_line_gap_m:.1f} m short of the goal line "
-                f"{self.team_name[event.team]} attacked: the second-last opponent may be out "
-                "of view."
-            )
-        return self._keeper_unseen(verdict, situation)
+    def _judged(self, index: int, target: _Target, in_view: list[int]) -> tuple[Situation, Verdict]:
+        """The play's situation and verdict, with the receiver placed as the data allows.
 
-    def _keeper_unseen(self, verdict: Verdict, situation: Situation) -> str:
-        """A team always has a goalkeeper, most often the deepest of its players: when he is
-        out of view, an opponent in view as deep as the offender may be the second-last."""
-        judgement, offender = verdict.judgement, verdict.offender
-        assert judgement is not None and offender is not None
-        if any(situation.players[p].goalkeeper for p in judgement.defenders):
-            return ""
-        sign = situation.attack_direction.sign
-        deepest = max(judgement.defenders.items(), key=lambda item: sign * item[1].x_m)
-        if sign * deepest[1].x_m < sign * judgement.attackers[offender].reach.x_m:
-            return ""
-        name = situation.players[offender].short_label
-        return (
-            f"{situation.defending_team}'s goalkeeper is not in the freeze frame: had he stood "
-            f"nearer his goal line than {name}, {situation.players[deepest[0]].short_label} "
-            f"would be the second-last opponent and {name} onside."
+        Named in the frame: himself. Otherwise, where the pass ended in the camera's view, the
+        team-mate in view nearest its end who could have run there. Where it ended out of
+        view, he may have been out of view at the play: that is judged first (the engine asks
+        whether he could have stood out of view beyond the line), and only if he could not is
+        he taken as the nearest team-mate in view who could have got there."""
+        event = self.match.events[index]
+        receiver = self._receiver_column(event, target, in_view)
+        view = self.facts.view(event)
+        ends_in_view = (
+            target.at_m is not None
+            and view is not None
+            and view.covers(target.at_m, self.match.pitch)
         )
+        own_in_view = self.column_of.get(target.player or "") in in_view
+        if receiver is not None and (ends_in_view or own_in_view):
+            situation = self.situation(index, target, in_view, receiver)
+            return situation, judge(situation, self.settings)
+        unseen = self.situation(index, target, in_view, None)
+        verdict = judge(unseen, self.settings)
+        if receiver is None or verdict.status is Status.UNDECIDABLE:
+            return unseen, verdict
+        situation = self.situation(index, target, in_view, receiver)
+        return situation, judge(situation, self.settings)
 
     def _receiver_column(
         self, event: MatchEvent, target: _Target, in_view: list[int]
-    ) -> tuple[int | None, str]:
+    ) -> int | None:
         """The receiver's column: his own when the frame names him, else the unnamed team-mate
-        nearest where he played the ball, when that spot is in the camera's view. Without
-        one, why his place at the play is unknown."""
+        in view nearest where he played the ball, if he could have run there in the time the
+        ball took. None when no team-mate in view could have: he was out of view at the play,
+        and the engine judges where he could have stood (`unseen_attacker_could_be_offside`)."""
         if target.player is None or target.at_m is None:
-            return None, ""
+            return None
         own = self.column_of.get(target.player)
         if own in in_view:
-            return own, ""
-        who = self.match.player_names[own] if own is not None else None
-        who = who or target.player
-        view = self.facts.view(event)
-        if view is None or not view.covers(target.at_m, self.match.pitch):
-            return None, (
-                f"{who} played the ball out of the camera's view, so he may not be in the "
-                "freeze frame: where he stood at the play is unknown."
-            )
+            return own
         unnamed = self._unnamed(in_view, event.team)
         nearest = None if not unnamed else self._nearest(event.frame, unnamed, target.at_m)
         took_s = max(0.0, target.t_s - event.t_s)
         if nearest is None or self._distance(event.frame, nearest, target.at_m) > (
-            TOP_SPEED_MPS * took_s + RECEIVER_SLACK_M
+            TOP_SPEED_MPS * took_s + STRIDE_M
         ):
-            return None, (
-                f"{who} played the ball {took_s:.1f} s after the play, where no team-mate in the "
-                "freeze frame could have got to: where he stood at the play is unknown."
-            )
-        return nearest, ""
+            return None
+        return nearest
 
     def situation(
         self, index: int, target: _Target, in_view: list[int], receiver: int | None
@@ -330,26 +315,46 @@ class _FramedMatch:
         assert event.frame is not None and event.player is not None
         frame = event.frame
         names = self._names(event, in_view, receiver, target.player)
+        unseen = None if receiver is not None else self.column_of.get(target.player or "")
+        if unseen is not None and unseen not in names:
+            names |= self._names(event, [unseen], None, None)
         ball_x, ball_y, _ = self.match.ball_m[frame]
+        positions: dict[str, dict[str, Any]] = {
+            names[c][0]: dict(_xy(self.match.players_m[frame, c])) for c in in_view
+        }
+        for column, v in self._velocities(index, in_view).items():
+            positions[names[column][0]]["v"] = v
+        if receiver is not None and target.at_m is not None:
+            # His run from the play to the pass's end: the one speed the data gives, for the
+            # timing part of the margin's uncertainty.
+            took_s = target.t_s - event.t_s
+            start = self.match.players_m[frame, receiver]
+            v = [(target.at_m[k] - float(start[k])) / took_s for k in (0, 1)] if took_s > 0 else []
+            if v and math.hypot(*v) <= TOP_SPEED_MPS:
+                positions[names[receiver][0]]["v"] = v
         touches: list[dict[str, Any]] = [
             {
                 "t": event.t_s,
                 "player": names[self.column_of[event.player]][0],
                 "action": _ACTION_OF_KIND.get(event.kind, Action.PASS).value,
                 "ball": [float(ball_x), float(ball_y)],
-                "positions": {names[c][0]: _xy(self.match.players_m[frame, c]) for c in in_view},
+                "positions": positions,
+                "view": {"area": [list(corner) for corner in self._area(event)]},
             }
         ]
-        if receiver is not None and target.at_m is not None:
+        played_by = receiver if receiver is not None else unseen
+        if played_by is not None and target.at_m is not None:
             x_m, y_m = target.at_m
             touches.append(
                 {
                     "t": max(target.t_s, event.t_s),
-                    "player": names[receiver][0],
+                    "player": names[played_by][0],
                     "action": Action.RECEIVE.value,
                     "ball": [x_m, y_m],
-                    # The frame holds the moment of the play: only the receiver is known later.
-                    "positions": {names[receiver][0]: {"x": x_m, "y": y_m}},
+                    # The frame holds the moment of the play: only the receiver is known later,
+                    # at the pass's end, and nobody else is seen then.
+                    "positions": {names[played_by][0]: {"x": x_m, "y": y_m}},
+                    "view": {"area": _around(x_m, y_m)},
                 }
             )
         where = f"{event.raw_type} at {clock(event.period, event.t_s)} (freeze frame {frame})"
@@ -377,7 +382,14 @@ class _FramedMatch:
             ]
             + self._teams_out_of_view(names),
             "touches": touches,
-            "tracking": {"source": TrackingSource.BROADCAST.value},
+            # StatsBomb records sendings-off as events; none is read yet, so eleven a side.
+            "team_sizes": {team.name: FULL_TEAM for team in self.match.teams},
+            # A freeze frame is taken at the event's timestamp, which the logger sets to within
+            # about a tenth of a second of the kick.
+            "tracking": {
+                "source": TrackingSource.BROADCAST.value,
+                "timing_sd_s": FRAME_TIMING_SD_S,
+            },
             "meta": {
                 "match": f"{home.name} v {away.name}",
                 "competition": "StatsBomb 360 open data",
@@ -389,6 +401,51 @@ class _FramedMatch:
         if index in self.called:
             data["on_field"] = {"decision": "offside"}
         return data
+
+    def _velocities(self, index: int, in_view: list[int]) -> dict[int, list[float]]:
+        """Each player's velocity from the next freeze frame a moment later: the nearest
+        player of his team there, when he could have run that far (frames name nobody but
+        the player on the ball, so players are matched by place, greedily, nearest first)."""
+        event = self.match.events[index]
+        assert event.frame is not None
+        later = next(
+            (
+                e
+                for e in self.match.events[index + 1 :]
+                if e.frame is not None and e.frame != event.frame
+            ),
+            None,
+        )
+        if later is None or later.frame is None or later.period != event.period:
+            return {}
+        took_s = later.t_s - event.t_s
+        if not NEXT_FRAME_S[0] <= took_s <= NEXT_FRAME_S[1]:
+            return {}
+        here, there = self.match.players_m[event.frame], self.match.players_m[later.frame]
+        seen_there = np.flatnonzero(~np.isnan(there[:, 0])).tolist()
+        pairs = sorted(
+            (float(np.hypot(*(there[b] - here[a]))), a, b)
+            for a in in_view
+            for b in seen_there
+            if self.match.player_teams[a] == self.match.player_teams[b]
+        )
+        reach_m = TOP_SPEED_MPS * took_s + NEXT_FRAME_SLACK_M
+        velocities: dict[int, list[float]] = {}
+        taken: set[int] = set()
+        for apart, a, b in pairs:
+            if apart > reach_m:
+                break
+            if a in velocities or b in taken:
+                continue
+            taken.add(b)
+            velocities[a] = [float(there[b, k] - here[a, k]) / took_s for k in (0, 1)]
+        return velocities
+
+    def _area(self, event: MatchEvent) -> tuple[tuple[float, float], ...]:
+        """The camera's view at the event; where StatsBomb gives none, a polygon of no area:
+        nothing is known to have been seen, so any player not in the frame may be anywhere."""
+        view = self.facts.view(event)
+        return _NOTHING_SEEN if view is None or len(view.area_m) < 3 else view.area_m
 
     def _teams_out_of_view(
         self, names: Mapping[int, tuple[str, dict[str, Any]]]
@@ -445,6 +502,16 @@ class _FramedMatch:
     def _distance(self, frame: int | None, column: int, at_m: tuple[float, float]) -> float:
         x_m, y_m = self.match.players_m[frame, column]
         return math.hypot(float(x_m) - at_m[0], float(y_m) - at_m[1])
+
+
+_NOTHING_SEEN = ((0.0, 0.0), (0.0, 0.0), (0.0, 0.0))
+# The receipt's view: the pass's end, where the data places the receiver and nobody else.
+_RECEIPT_VIEW_M = 0.5
+
+
+def _around(x_m: float, y_m: float) -> list[list[float]]:
+    r = _RECEIPT_VIEW_M
+    return [[x_m - r, y_m - r], [x_m + r, y_m - r], [x_m + r, y_m + r], [x_m - r, y_m + r]]
 
 
 def _xy(point: np.ndarray) -> dict[str, float]:

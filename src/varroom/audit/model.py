@@ -2,16 +2,28 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from varroom.engine.verdict import Status, Verdict
 from varroom.model.situation import Situation
 
+if TYPE_CHECKING:
+    from varroom.audit.ball_lines import BallLineIncident
+    from varroom.audit.penalties import PenaltyIncident
+
 # Called with (done, total, what) as an audit goes; the CLI draws a progress bar from it.
 Progress = Callable[[int, int, str], None]
+
+
+class IncidentKind(Enum):
+    """The Law an incident is judged under."""
+
+    OFFSIDE = "offside"  # Law 11: `Incident`
+    PENALTY = "penalty"  # Law 14: `varroom.audit.penalties.PenaltyIncident`
+    BALL_LINE = "ball_line"  # Laws 9 and 10: `varroom.audit.ball_lines.BallLineIncident`
 
 
 class IncidentSource(Enum):
@@ -35,6 +47,10 @@ class Incident:
     # 1 when event data names every touch, less when it was estimated from tracking.
     chain_confidence: float = 1.0
     event_index: int | None = None  # the event it came from, when there is one
+
+    @property
+    def kind(self) -> IncidentKind:
+        return IncidentKind.OFFSIDE
 
     @property
     def status(self) -> Status:
@@ -65,6 +81,9 @@ class Agreement:
     both: tuple[tuple[int, int], ...]
     engine_only: tuple[int, ...]
     official_only: tuple[int, ...]
+    # Calls the data itself contradicts (an offside recorded on a corner kick), with why: they
+    # are neither agreed nor disagreed with.
+    inconsistent: tuple[tuple[int, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +95,8 @@ class Audit:
     agreement: Agreement
     phases_judged: int = 0  # every phase the engine judged, offence or not
     notes: tuple[str, ...] = field(default=())
+    penalties: tuple[PenaltyIncident, ...] = ()  # every penalty kick found, judged
+    ball_lines: tuple[BallLineIncident, ...] = ()  # missed ball-outs and goal-line moments
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -98,7 +119,12 @@ class Audit:
                 "both": [{"incident": i, "official_call": c} for i, c in self.agreement.both],
                 "engine_only": list(self.agreement.engine_only),
                 "official_only": list(self.agreement.official_only),
+                "data_inconsistent": [
+                    {"official_call": c, "reason": why} for c, why in self.agreement.inconsistent
+                ],
             },
+            "penalties": [p.to_dict() for p in self.penalties],
+            "ball_lines": [b.to_dict() for b in self.ball_lines],
             "notes": list(self.notes),
         }
 
@@ -112,6 +138,7 @@ def clock(period: int, t_s: float) -> str:
 def incident_dict(incident: Incident) -> dict[str, Any]:
     verdict = incident.verdict
     return {
+        "kind": incident.kind.value,
         "period": incident.period,
         "t_s": round(incident.t_s, 3),
         "clock": clock(incident.period, incident.t_s),
@@ -133,7 +160,10 @@ def incident_dict(incident: Incident) -> dict[str, Any]:
 
 
 def match_calls(
-    incidents: Sequence[Incident], calls: Sequence[OfficialCall], window_s: float = 8.0
+    incidents: Sequence[Incident],
+    calls: Sequence[OfficialCall],
+    window_s: float = 8.0,
+    inconsistent: Mapping[int, str] | None = None,
 ) -> Agreement:
     """Pair each official call with the nearest unpaired incident of the same period and team
     within `window_s` seconds (a flag goes up a few seconds after the pass)."""
@@ -153,8 +183,14 @@ def match_calls(
             used.add(best)
             pairs.append((best, c_index))
     paired_calls = {c for _, c in pairs}
+    contradicted = {} if inconsistent is None else dict(inconsistent)
     return Agreement(
         both=tuple(pairs),
         engine_only=tuple(i for i in range(len(incidents)) if i not in used),
-        official_only=tuple(c for c in range(len(calls)) if c not in paired_calls),
+        official_only=tuple(
+            c for c in range(len(calls)) if c not in paired_calls and c not in contradicted
+        ),
+        inconsistent=tuple(
+            (c, why) for c, why in sorted(contradicted.items()) if c not in paired_calls
+        ),
     )

@@ -2,7 +2,8 @@
 
 The moments are cut first into stretches of play: a new one starts at a period's start,
 after the ball was out of the field (further over a line than `OUT_MARGIN_M`, so a
-throw-in's ball held over the touchline does not count), after the ball was unseen for
+throw-in's ball held over the touchline does not count; or wholly over by any margin while
+play went on: a missed ball-out of `varroom.audit.ball_out`), after the ball was unseen for
 `GAP_S` or more (what happened meanwhile is unknown), and at every restart. Within a
 stretch, each team's possession chain is a phase: it runs on through the opponents'
 deflections and saves (Law 11.2: they do not reset offside) and ends at an opponent's
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from varroom.audit.ball_out import BallOutScan, scan_ball_out
 from varroom.audit.moments import OUT_MARGIN_M, Moments
 from varroom.law.offence import resets_offside
 from varroom.match.tracking import MatchTracking
@@ -86,11 +88,14 @@ class Chains:
         return phase
 
 
-def cut_phases(match: MatchTracking, moments: Moments) -> list[Phase]:
-    """Every possession chain of the match (module docstring)."""
+def cut_phases(
+    match: MatchTracking, moments: Moments, scan: BallOutScan | None = None
+) -> list[Phase]:
+    """Every possession chain of the match (module docstring); `scan` is the match's ball-out
+    scan where the caller has it."""
     teams = match.player_teams[moments.player]
     kinds = [touch_kind(action) for action in moments.actions]
-    new_stretch = _stretch_starts(match, moments, kinds)
+    new_stretch = _stretch_starts(match, moments, kinds, scan or scan_ball_out(match))
     chains = Chains()
     phases = []
     for i in range(len(moments)):
@@ -135,11 +140,19 @@ def stretch_breaks(
     return breaks
 
 
+def missed_ball_outs(breaks: npt.NDArray[np.bool_], scan: BallOutScan, first: int = 0) -> None:
+    """Mark in `breaks` (frames from `first` on) the frames of every ball-out play went on
+    after: a ball wholly out of play (Law 9.1) ends the phase all the same."""
+    for missed in scan.missed:
+        breaks[max(missed.start_frame - first, 0) : max(missed.end_frame + 1 - first, 0)] = True
+
+
 def _stretch_starts(
-    match: MatchTracking, moments: Moments, kinds: list[TouchKind]
+    match: MatchTracking, moments: Moments, kinds: list[TouchKind], scan: BallOutScan
 ) -> npt.NDArray[np.bool_]:
     """(N,) whether each moment starts a new stretch of play."""
     breaks = stretch_breaks(match.t_s, match.ball_m, match.pitch)
+    missed_ball_outs(breaks, scan)
     broken = np.concatenate([[0], np.cumsum(breaks)])
     frame = moments.frame
     starts = np.ones(len(moments), dtype=bool)

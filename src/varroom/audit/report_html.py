@@ -15,6 +15,7 @@ from enum import Enum
 from pathlib import Path
 
 from varroom.audit.model import Audit, Incident, IncidentSource, OfficialCall, clock
+from varroom.audit.report_laws import laws_html
 from varroom.engine.explain import distance
 from varroom.engine.verdict import Status
 from varroom.match.tracking import MatchTracking, Provider
@@ -22,11 +23,13 @@ from varroom.output_file import OutputError, write_atomically
 
 
 class Agreeing(Enum):
-    """Whether the officials and the engine agree on a decision."""
+    """How an offside decision scores: the officials and the engine agree, only one of them
+    calls it, or the data contradicts itself about it."""
 
-    BOTH = "both"
+    BOTH = "agree"
     ENGINE_ONLY = "engine only"
     OFFICIAL_ONLY = "officials only"
+    DATA_INCONSISTENT = "data inconsistent"
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +45,16 @@ class Row:
     # The engine's verdict: its incident, or for a call with none, its verdict on the call's
     # play when the audit can give one.
     engine: Incident | None
+    why: str = ""  # the reason for the score
+
+    @property
+    def reason(self) -> str:
+        """Why it scores as it does, in a sentence or two."""
+        if self.why:
+            return self.why
+        if self.engine is not None:
+            return self.engine.verdict.reason
+        return "The engine has no positions at the call's play (no freeze frame before it)."
 
     @property
     def clock(self) -> str:
@@ -51,7 +64,8 @@ class Row:
     def engine_says(self) -> str:
         """'offside, 1.74 m', 'onside by 7 cm', 'undecidable', or 'no incident'."""
         if self.engine is None:
-            return "no incident"
+            # A call at a play with no positions: nothing can settle it.
+            return "no incident" if self.call is None else "undecidable: no positions"
         verdict, judgement = self.engine.verdict, self.engine.verdict.judgement
         margin = verdict.margin_m
         if judgement is not None and judgement.exempt_restart:
@@ -95,7 +109,10 @@ def rows(
             )
         )
     phases = list(call_phases) or [None] * len(audit.official_calls)
-    for c_index in audit.agreement.official_only:
+    scored = [(c, Agreeing.OFFICIAL_ONLY, "") for c in audit.agreement.official_only] + [
+        (c, Agreeing.DATA_INCONSISTENT, why) for c, why in audit.agreement.inconsistent
+    ]
+    for c_index, agreeing, why in scored:
         call = audit.official_calls[c_index]
         found.append(
             Row(
@@ -103,9 +120,10 @@ def rows(
                 t_s=call.t_s,
                 team=team_name.get(call.team or "", call.team or "?"),
                 player=named(call.player),
-                agreeing=Agreeing.OFFICIAL_ONLY,
+                agreeing=agreeing,
                 call=call,
                 engine=phases[c_index],
+                why=why,
             )
         )
     return tuple(sorted(found, key=lambda row: (row.period, row.t_s)))
@@ -157,6 +175,7 @@ def html_report(
         _table(decisions),
         *(_decision(number, row, picture) for number, row in enumerate(decisions, start=1)),
         _undecidable(audit, match),
+        laws_html(audit, match),
         "</body></html>",
     ]
     return "\n".join(parts)
@@ -170,7 +189,8 @@ def summary(audit: Audit) -> list[str]:
         _count(len(audit.incidents), "offside offence") + " found by the engine",
         _count(len(audit.official_calls), "offside call") + " by the officials",
         f"agreed on {len(agreement.both)}; engine only {len(agreement.engine_only)}; "
-        f"officials only {len(agreement.official_only)}",
+        f"officials only {len(agreement.official_only)}; "
+        f"data inconsistent {len(agreement.inconsistent)}",
         _count(len(audit.undecidable), "play") + " the data cannot settle",
     ]
 
@@ -211,6 +231,8 @@ def _decision(number: int, row: Row, picture: Callable[[Incident], bytes]) -> st
             f'<img alt="{_text(title)}" src="data:image/png;base64,{encoded}">'
             f"<p>{_text(row.engine.verdict.reason)}</p>"
         )
+        if row.why:
+            lines.append(f'<p class="note">{_text(row.why)}</p>')
         lines.append(_in_view(row.engine))
     lines.append("</section>")
     return "\n".join(lines)
@@ -259,4 +281,5 @@ th,td{text-align:left;padding:.35em .6em;border-bottom:1px solid #334155;vertica
 img{width:100%;height:auto;border-radius:4px}
 .source,.note{color:#94a3b8}.summary li{margin:.15em 0}
 .both{color:#4ade80}.engine_only{color:#ff4d4f}.official_only{color:#f59e0b}
+.data_inconsistent{color:#a78bfa}
 """

@@ -8,6 +8,8 @@
    team-mate's play goes to the engine, as a `Situation` of the touches from that play to
    his touch (what happens between them is all Law 11.2 looks at).
 4. `judge()` decides. After an offence the phase is over: play would have stopped.
+5. Penalty kicks and the ball over the line are found and judged beside the offside
+   incidents (`varroom.audit.match_laws`), from the same moments and ball-out scan.
 
 What an unseen player means depends on the tracking. Optical tracking covers the whole
 pitch: an unseen player is not on it, and the engine counts who is there (fewer than two
@@ -26,16 +28,19 @@ from enum import Enum
 
 import numpy as np
 
+from varroom.audit.ball_out import scan_ball_out
 from varroom.audit.calls import audit_with_calls
+from varroom.audit.match_laws import with_match_laws
 from varroom.audit.model import Audit, Incident, IncidentSource, Progress
 from varroom.audit.moments import ActionSource, Moments, find_moments
+from varroom.audit.penalties import match_players
 from varroom.audit.phases import Pair, Phase, cut_phases, pairs
 from varroom.audit.screening import Screen, screen
 from varroom.engine.judge import DEFAULT_SETTINGS, judge
 from varroom.engine.verdict import Status, Verdict
 from varroom.match.tracking import MatchTracking, Provider
 from varroom.model.noise import NOISE_DEFAULTS, Tracking, TrackingSource
-from varroom.model.situation import Player, Position, Situation, Touch
+from varroom.model.situation import Position, Situation, Touch
 
 PLAYERS_PER_TEAM = 11
 
@@ -65,7 +70,8 @@ def audit_tracking(match: MatchTracking, progress: Progress | None = None) -> Au
     """Every offside incident of a match with continuous tracking (module docstring)."""
     settings = DEFAULT_SETTINGS
     moments = find_moments(match, settings)
-    phases = cut_phases(match, moments)
+    scan = scan_ball_out(match)
+    phases = cut_phases(match, moments, scan)
     screened = screen(match, moments, settings)
     flagged = [
         pair
@@ -95,9 +101,10 @@ def audit_tracking(match: MatchTracking, progress: Progress | None = None) -> Au
             undecidable.append(incident)
     if progress is not None:
         progress(len(flagged), len(flagged), "judging phases")
-    return audit_with_calls(
+    audit = audit_with_calls(
         match, incidents, undecidable, judged, _notes(match, moments, phases, flagged, unseen)
     )
+    return with_match_laws(audit, match, moments, tracking, scan)
 
 
 class Situations:
@@ -108,16 +115,7 @@ class Situations:
         self.moments = moments
         self.tracking = tracking
         self.ids = [str(pid) for pid in match.player_ids]
-        self.players = [
-            Player(
-                id=pid,
-                team=str(match.player_teams[c]),
-                goalkeeper=bool(match.goalkeeper[c]),
-                name=match.player_names[c],
-                number=match.player_numbers[c],
-            )
-            for c, pid in enumerate(self.ids)
-        ]
+        self.players = match_players(match)
 
     def incident(self, phase: Phase, pair: Pair, screened: Screen, unseen: Unseen) -> Incident:
         chosen = phase.moments[pair.judged : pair.involved + 1]

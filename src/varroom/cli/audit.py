@@ -17,7 +17,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from varroom.audit.model import Audit, Incident
+from varroom.audit.ball_lines import BallLineIncident
+from varroom.audit.model import Audit, Incident, clock, incident_dict
+from varroom.audit.penalties import PenaltyIncident
 from varroom.audit.report_html import (
     Agreeing,
     Row,
@@ -29,6 +31,7 @@ from varroom.audit.report_html import (
     write_html,
 )
 from varroom.audit.run import audit_match, freeze_frame_facts
+from varroom.formats.situation_json import situation_to_dict
 from varroom.match.load import load_match
 from varroom.match.providers import LOADERS
 from varroom.match.tracking import MatchTracking, Provider
@@ -38,6 +41,7 @@ _AGREEING_STYLE = {
     Agreeing.BOTH: "green",
     Agreeing.ENGINE_ONLY: "red",
     Agreeing.OFFICIAL_ONLY: "yellow",
+    Agreeing.DATA_INCONSISTENT: "magenta",
 }
 
 
@@ -82,12 +86,20 @@ def _file_options(command: Callable[..., Any]) -> Callable[..., Any]:
     type=click.Path(file_okay=False, path_type=Path),
     help="Write one PNG per engine incident and per official call into this directory.",
 )
+@click.option(
+    "--situations",
+    "situations_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Write every incident, and the engine's view of every official call, as a situation "
+    "file (format 1.1) into this directory: `varroom check` on one gives the audit's verdict.",
+)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def audit(
     provider: str,
     as_json: bool,
     html_path: Path | None,
     images_dir: Path | None,
+    situations_dir: Path | None,
     quiet: bool,
     **files: Path | tuple[Path, ...] | None,
 ) -> None:
@@ -98,6 +110,9 @@ def audit(
         loading = progress.add_task("loading the match", total=None)
         match = load_match(provider, fast=True, **given)
         progress.update(loading, total=1, completed=1)
+        blind = _no_camera_data(provider, given)
+        if blind:
+            click.echo(f"varroom audit: warning: {blind}", err=True)
         judging = progress.add_task("judging", total=None)
 
         def advance(done: int, total: int, what: str) -> None:
@@ -106,6 +121,10 @@ def audit(
         result, phases = _audit(match, given, advance)
         progress.update(judging, description="judged")
         decisions = rows(result, match, phases)
+        if situations_dir is not None:
+            write_situations(
+                situations_dir, [row.engine for row in decisions] + list(result.undecidable)
+            )
         pictures = _Pictures()
         if images_dir is not None:
             _write_images(images_dir, result, decisions, pictures, progress)
@@ -114,9 +133,55 @@ def audit(
             write_html(html_path, html_report(result, match, decisions, pictures))
             progress.update(drawing, total=1, completed=1)
     if as_json:
-        click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
+        scores = [
+            {
+                "clock": row.clock,
+                "team": row.team,
+                "player": row.player,
+                "officials": "offside" if row.call else None,
+                "engine": row.engine_says,
+                "score": row.agreeing.value,
+                "reason": row.reason,
+            }
+            for row in decisions
+        ]
+        click.echo(json.dumps(result.to_dict() | {"scores": scores}, ensure_ascii=False))
     else:
         _print_table(result, decisions)
+
+
+def _no_camera_data(provider: str, files: dict[str, Any]) -> str:
+    """What is missing to judge any call ('' when nothing is): StatsBomb's positions are its
+    360 freeze frames; without them no play can be judged."""
+    if provider.strip().lower() != Provider.STATSBOMB.value or files.get("three_sixty_data"):
+        return ""
+    return (
+        "no --three-sixty-data (StatsBomb 360 freeze frames): there are no positions, so "
+        "every official call is undecidable and the engine can find no offence."
+    )
+
+
+def write_situations(directory: Path, incidents: Sequence[Incident | None]) -> None:
+    """Each incident's situation as a file named by its moment: the same match and moment
+    always give the same name, so writing again replaces rather than adds."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise OutputError(f"cannot write {directory}: {error.strerror or error}") from None
+    for incident in incidents:
+        if incident is None:
+            continue
+        data = situation_to_dict(incident.situation)
+        data["meta"]["audit"] = incident_dict(incident)
+        text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+        write_file(directory / situation_name(incident), text.encode("utf-8"))
+
+
+def situation_name(incident: Incident) -> str:
+    """'1H-22-04.312-e1234.json': the period, the clock at the play, and its event."""
+    minutes, seconds = divmod(incident.t_s, 60)
+    event = "" if incident.event_index is None else f"-e{incident.event_index}"
+    return f"{incident.period}H-{int(minutes):02d}-{seconds:06.3f}{event}.json"
 
 
 def _audit(
@@ -202,4 +267,9 @@ def _print_table(result: Audit, decisions: Sequence[Row]) -> None:
             f"[{style}]{row.agreeing.value}[/]",
         )
     console.print(table)
+    others: list[PenaltyIncident | BallLineIncident] = [*result.penalties, *result.ball_lines]
+    for found in others:
+        console.print(
+            f"{found.kind.value} {clock(found.period, found.t_s)}: {found.verdict.reason}"
+        )
     console.print("; ".join(summary(result)) + ".")

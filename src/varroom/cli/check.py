@@ -1,4 +1,5 @@
-"""`varroom check`: one situation judged, printed, and drawn on request."""
+"""`varroom check`: one file judged (a situation, a penalty kick or a ball line), printed, and
+drawn on request."""
 
 from __future__ import annotations
 
@@ -9,10 +10,12 @@ from pathlib import Path
 
 import click
 
+from varroom.cli.options import policy_option
 from varroom.engine.judge import judge
 from varroom.engine.policy import Policy
 from varroom.errors import InputError
-from varroom.formats.penalty_json import load
+from varroom.formats.load import load
+from varroom.model.ball_line import BallLineCase
 from varroom.model.penalty import PenaltyKick
 
 # Each picture `check` can write: its help, and where its writer lives, imported only when
@@ -37,6 +40,13 @@ _PICTURES = {
 }
 
 
+# The pictures drawn for the kinds other than a situation (which has them all).
+_DRAWN_FOR: dict[type, tuple[str, ...]] = {
+    PenaltyKick: ("image", "screen"),
+    BallLineCase: ("image", "screen"),
+}
+
+
 def _picture_options(command: Callable[..., None]) -> Callable[..., None]:
     for name, (help_text, _, _) in reversed(_PICTURES.items()):
         command = click.option(
@@ -54,13 +64,7 @@ def _picture_options(command: Callable[..., None]) -> Callable[..., None]:
     type=click.Path(dir_okay=False, path_type=Path),
     help="Draw the decision in the situation's camera perspective (PNG; needs $.camera).",
 )
-@click.option(
-    "--policy",
-    "policy_text",
-    default="ifab",
-    show_default=True,
-    help="How tight calls are settled: ifab, tolerance:5cm, daylight or confidence:0.95.",
-)
+@policy_option
 def check(
     file: Path,
     as_json: bool,
@@ -68,13 +72,28 @@ def check(
     policy_text: str,
     **pictures: Path | None,
 ) -> None:
-    """Judge one situation FILE under Law 11, or a penalty kick under Law 14."""
+    """Judge one FILE: a situation under Law 11, a penalty kick under Law 14, or a ball line
+    under Laws 9 and 10 (told apart by its `kind`, docs/formats/)."""
     policy = Policy.parse(policy_text)
     situation = load(file)
+    asked = {name: path for name, path in {**pictures, "broadcast": broadcast}.items() if path}
+    drawn = _DRAWN_FOR.get(type(situation))
+    refused = [name for name in asked if drawn is not None and name not in drawn]
+    if drawn is not None and refused:
+        raise InputError(
+            file,
+            "$.kind",
+            f"--{refused[0]} is not drawn for this kind (--{', --'.join(drawn)} are)",
+        )
     if isinstance(situation, PenaltyKick):
         from varroom.cli.penalty import check_penalty
 
-        check_penalty(situation, policy, as_json, {**pictures, "broadcast": broadcast})
+        check_penalty(situation, policy, as_json, asked)
+        return
+    if isinstance(situation, BallLineCase):
+        from varroom.cli.ball_line import check_ball_line
+
+        check_ball_line(situation, policy, as_json, asked)
         return
     if broadcast is not None and situation.camera is None:
         raise InputError(file, "$.camera", "missing: --broadcast needs a camera (docs/pictures.md)")

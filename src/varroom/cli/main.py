@@ -17,6 +17,10 @@ _LAZY_COMMANDS = {
     "check": ("varroom.cli.check", "check"),
     "audit": ("varroom.cli.audit", "audit"),
     "examples": ("varroom.cli.examples", "examples"),
+    "synthetic": ("varroom.cli.synthetic", "synthetic"),
+    "audit-many": ("varroom.cli.audit_many", "audit_many"),
+    "season": ("varroom.cli.season", "season"),
+    "still": ("varroom.cli.still", "still"),
     "replay": ("varroom.cli.replay", "replay"),
     "live": ("varroom.cli.live", "live"),
 }
@@ -55,7 +59,24 @@ class _Group(click.Group):
 @click.group(cls=_Group)
 @click.version_option(package_name="varroom")
 def cli() -> None:
-    """varroom: an open semi-automated video assistant referee (Law 11, offside)."""
+    """varroom: an open semi-automated video assistant referee (offside, penalty kicks, the ball
+    over the line)."""
+
+
+_db_option = click.option(
+    "--db",
+    "db_url",
+    metavar="URL",
+    default=None,
+    help="SQLAlchemy database URL.  [default: sqlite:///<data-dir>/varroom.db]",
+)
+_data_dir_option = click.option(
+    "--data-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("varroom-data"),
+    show_default=True,
+    help="Folder for the database, pictures and uploads.",
+)
 
 
 @cli.command()
@@ -66,13 +87,7 @@ def cli() -> None:
     help="Address to listen on. Anything but loopback needs a token.",
 )
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
-@click.option(
-    "--db",
-    "db_url",
-    metavar="URL",
-    default=None,
-    help="SQLAlchemy database URL.  [default: sqlite:///<data-dir>/varroom.db]",
-)
+@_db_option
 @click.option(
     "--token",
     envvar="VARROOM_TOKEN",
@@ -80,23 +95,39 @@ def cli() -> None:
     metavar="TOKEN",
     help="Every /api call must bring it (Authorization: Bearer). Also VARROOM_TOKEN.",
 )
-@click.option(
-    "--data-dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("varroom-data"),
-    show_default=True,
-    help="Folder for the database, pictures and uploads.",
-)
+@_data_dir_option
 def serve(host: str, port: int, db_url: str | None, token: str | None, data_dir: Path) -> None:
     """The review room: a web page to check verdicts, set facts and record decisions."""
     try:
-        from varroom.serve.app import run_server
+        from varroom.serve.server import run_server
     except ImportError as error:
         raise VarroomError(
             f"varroom serve needs the serve extra: pip install 'varroom[serve]' ({error})"
         ) from None
 
+    source = click.get_current_context().get_parameter_source("token")
+    if token and source is click.core.ParameterSource.COMMANDLINE:
+        click.echo(
+            "varroom: warning: --token shows in the process list to every user of this "
+            "machine; set VARROOM_TOKEN instead",
+            err=True,
+        )
     run_server(host, port, db_url, token, data_dir=data_dir)
+
+
+@cli.command("verify-log")
+@_db_option
+@_data_dir_option
+def verify_log(db_url: str | None, data_dir: Path) -> None:
+    """Check the review room's decision log against its hash chain (exit 3 if it was changed)."""
+    try:
+        from varroom.serve.verify import verify_log
+    except ImportError as error:
+        raise VarroomError(
+            f"varroom verify-log needs the serve extra: pip install 'varroom[serve]' ({error})"
+        ) from None
+
+    click.echo(verify_log(db_url, data_dir))
 
 
 main = cli

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 
 import click
@@ -13,7 +14,6 @@ from varroom.engine.explain import distance
 from varroom.engine.penalty import judge_penalty
 from varroom.engine.penalty_verdict import PenaltyVerdict
 from varroom.engine.policy import Policy
-from varroom.errors import VarroomError
 from varroom.law.penalty import Decision
 from varroom.model.penalty import PenaltyKick
 
@@ -26,28 +26,23 @@ _TITLE = {
 
 
 def check_penalty(
-    kick: PenaltyKick, policy: Policy, as_json: bool, pictures: dict[str, Path | None]
+    kick: PenaltyKick, policy: Policy, as_json: bool, pictures: Mapping[str, Path]
 ) -> None:
     """Judge a penalty kick, print the verdict, then draw what is asked: `--image` (the goal
-    line close-up and the penalty area) and `--screen`; other pictures are for situations."""
+    line close-up and the penalty area) and `--screen` (`varroom check` refuses the others)."""
     verdict = judge_penalty(kick, policy=policy)
     if as_json:
         click.echo(json.dumps(verdict.to_dict(), ensure_ascii=False))
     else:
         print_penalty(kick, verdict)
-    asked = {name: path for name, path in pictures.items() if path is not None}
-    unknown = [f"--{name}" for name in asked if name not in ("image", "screen")]
-    if unknown:
-        raise VarroomError(
-            f"{', '.join(unknown)}: not drawn for a penalty kick (--image, --screen are)"
-        )
-    if asked:
+    # The verdict comes first: a picture that cannot be written must not hide it.
+    if pictures:
         from varroom.pictures.penalty import write_penalty_png, write_penalty_screen
 
-        if "image" in asked:
-            write_penalty_png(kick, verdict, asked["image"])
-        if "screen" in asked:
-            write_penalty_screen(kick, verdict, asked["screen"])
+        if "image" in pictures:
+            write_penalty_png(kick, verdict, pictures["image"])
+        if "screen" in pictures:
+            write_penalty_screen(kick, verdict, pictures["screen"])
 
 
 def print_penalty(

@@ -6,6 +6,12 @@ import dataclasses
 
 from varroom.engine.judgement import Judgement, LineSetter, PlayerJudgement, Reference
 from varroom.engine.policy import Policy, PolicyKind
+from varroom.engine.unseen import (
+    STRIDE_M,
+    TOP_SPEED_MPS,
+    UnseenOpponents,
+    unseen_opponents,
+)
 from varroom.engine.verdict import Effect, Status, Step, Verdict
 from varroom.law.offence import Involvement
 from varroom.model.situation import Action, InvolvementKind, Situation, Touch
@@ -119,6 +125,15 @@ class _Explainer:
             f"{who} was {distance(judged.margin_m)} behind {self.line(judgement)} {when}, so onside"
         )
 
+    def touched(self, steps: list[Step]) -> str:
+        """Who or what the ball touched: 'Coates', 'the woodwork'."""
+        return " and ".join(
+            self.name(step.player)
+            if step.player is not None
+            else ("the woodwork" if step.action == Action.WOODWORK.value else "a match official")
+            for step in steps
+        )
+
     def between(self, start: int, end: int) -> list[Step]:
         return [step for step in self.v.chain if start < step.index < end]
 
@@ -154,6 +169,20 @@ class _Explainer:
                 "penalised for offside (Law 11.2).",
                 "11.2",
             )
+        out_of_view = self.out_of_view(judgement, v.nearest_attacker)
+        if out_of_view:
+            return (
+                f"{out_of_view}, some of it beyond the offside line the opponents in view "
+                "draw: undecidable (Law 11.1).",
+                "11.1",
+            )
+        if v.status is Status.UNDECIDABLE and v.unseen is not None and v.nearest_attacker:
+            judged = judgement.attackers[v.nearest_attacker]
+            return (
+                f"{self.position(judged, judgement)}, on the opponents in view. "
+                f"{self.unseen(v.unseen, judged.player)}: undecidable (Law 11.1).",
+                "11.1",
+            )
         if v.status is Status.UNDECIDABLE or not judgement.decidable:
             return (
                 f"Fewer than two opponents are known to be on the pitch when {self.play(judgement)}, "
@@ -167,7 +196,15 @@ class _Explainer:
         assert v.judgement is not None and v.offender is not None and v.involved_at is not None
         judged = v.judgement.attackers[v.offender]
         text = self.position(judged, v.judgement)
-        text += self.happened(self.between(v.judgement.index, v.involved_at), v.offender)
+        on_the_way = self.between(v.judgement.index, v.involved_at)
+        text += self.happened(on_the_way, v.offender)
+        restart = _RESTART_NAME.get(self.s.touches[v.judgement.index].action)
+        if restart is not None and on_the_way:
+            text += (
+                f". He did not receive the ball directly from {restart}, which touched "
+                f"{self.touched(on_the_way)} on the way, so Law 11.3 does not exempt him "
+                "(setting restart_touched: ends_exemption)"
+            )
         touch = self.s.touches[v.involved_at]
         if v.involvement is Involvement.INTERFERING_WITH_AN_OPPONENT or (
             v.involvement is Involvement.GAINING_AN_ADVANTAGE and touch.player != v.offender
@@ -181,14 +218,82 @@ class _Explainer:
         where = ""
         if v.restart_spot_m is not None and self.s.attack_direction.sign * v.restart_spot_m[0] < 0:
             where = ", in his own half"
+        unseen = "" if v.unseen is None else f" {self.unseen(v.unseen, v.offender)}."
         return (
-            f"{text}; {act}: offside offence (Law 11.2). Indirect free kick to "
+            f"{text}; {act}: offside offence (Law 11.2).{unseen} Indirect free kick to "
             f"{self.s.defending_team} where the offence happened{where} (Law 11.4)."
+        )
+
+    def unseen(self, unseen: UnseenOpponents, player: str) -> str:
+        """What the opponents out of view could change for `player`, in a sentence."""
+        team = self.s.defending_team
+        who = self.name(player)
+        if unseen.unseen == 0:
+            return f"All of {team}'s players are in view"
+        many = unseen.unseen
+        out = f"{many} of {team}'s players {'is' if many == 1 else 'are'} out of view"
+        if unseen.goalkeeper_unseen:
+            out += ", the goalkeeper among them"
+        if unseen.needed == 0:
+            return f"{out}; they could only stand deeper, which cannot make {who} offside"
+        deeper = f"nearer the goal line than {who} (beyond x = {unseen.depth_x_m:.1f} m)"
+        if unseen.onside_by_goalkeeper:
+            return (
+                f"{out}: a goalkeeper is taken to stand deep, {deeper}, where the camera did "
+                f"not see, and that makes him the opponent {who} needed to be onside"
+            )
+        keeper = "with the goalkeeper taken to stand deep, " if unseen.goalkeeper_counts else ""
+        some = (
+            "one outfield player"
+            if unseen.still_needed == 1
+            else f"{unseen.still_needed} outfield players"
+        )
+        if not unseen.room:
+            return f"{out}, but the camera saw the whole pitch {deeper}: none of them stood there"
+        if not unseen.could_change:
+            return (
+                f"{out}: {keeper}it would take {some} standing {deeper} to put him onside, "
+                "more than are out of view"
+            )
+        seen = (
+            f"none of {unseen.samples} whole teams seen in real play in these circumstances "
+            "had that many there"
+            if unseen.hits == 0
+            else f"{unseen.hits} of {unseen.samples} whole teams seen in real play in these "
+            "circumstances had that many there"
+        )
+        return (
+            f"{out}: {keeper}had {some} stood {deeper}, out of the camera's view, he would be "
+            f"onside; {seen} (chance {_chance(unseen.probability_onside)}, docs/uncertainty.md)"
+        )
+
+    def out_of_view(self, judgement: Judgement, player: str | None) -> str:
+        """'Yilmaz was out of view when Karaman passed it: ... could have stood ...', for an
+        attacker not listed at a judged touch that has a view ('' otherwise)."""
+        touch = self.s.touches[judgement.index]
+        if player is None or touch.view is None or player in touch.positions:
+            return ""
+        later = next((t for t in self.s.touches[judgement.index + 1 :] if t.player == player), None)
+        if later is None:
+            return ""
+        took_s = max(0.0, later.t_s - touch.t_s)
+        reach_m = TOP_SPEED_MPS * took_s + STRIDE_M
+        return (
+            f"{self.name(player)} was out of the camera's view when {self.play(judgement)}, "
+            f"and received the ball {took_s:.1f} s later at x = {later.ball_m[0]:.1f} m: at the "
+            f"play he stood somewhere out of view within {reach_m:.0f} m of there"
         )
 
     def no_offence(self, judgement: Judgement) -> tuple[str, str]:
         receiver = self.receiver_after(judgement)
         judged = None if receiver is None else judgement.attackers.get(receiver)
+        out_of_view = self.out_of_view(judgement, receiver)
+        if judged is None and out_of_view and not judgement.exempt_restart:
+            return (
+                f"{out_of_view}, none of it beyond the offside line the opponents in view draw, "
+                "and unseen opponents could only draw it deeper: onside, no offence (Law 11.1).",
+                "11.1",
+            )
         if judged is None:
             nearest = judgement.nearest_attacker()
             if nearest is None:
@@ -214,10 +319,31 @@ class _Explainer:
             )
         if judgement.exempt_restart:
             restart = _RESTART_NAME[self.s.touches[judgement.index].action]
+            on_the_way = [
+                step
+                for step in self.v.chain
+                if step.index > judgement.index
+                and step.effect in (Effect.DEFLECTION, Effect.SAVE, Effect.REBOUND)
+            ]
+            if on_the_way:
+                return (
+                    f"{text}; the ball from {restart} touched {self.touched(on_the_way)} on "
+                    "the way, not in a deliberate play, and under the setting restart_touched: "
+                    "keeps_exemption that still counts as received directly from it: no "
+                    "offside offence (Law 11.3).",
+                    "11.3",
+                )
             return (
                 f"{text}, but there is no offside offence when the ball is received directly "
                 f"from {restart} (Law 11.3).",
                 "11.3",
+            )
+        unseen = unseen_opponents(self.s, judgement, judged.player)
+        if unseen is not None and unseen.onside_by_goalkeeper:
+            return (
+                f"{text}, on the opponents in view. {self.unseen(unseen, judged.player)}: "
+                "onside, no offence (Law 11.1).",
+                "11.1",
             )
         reset = next(
             (s for s in self.v.chain if s.index > judgement.index and s.effect is Effect.RESET),
@@ -284,6 +410,17 @@ class _Explainer:
         v, s = self.v, self.s
         goal = s.on_field_decision == "goal"
         if v.status is Status.UNDECIDABLE:
+            at = v.judgement
+            if at is not None and self.out_of_view(at, v.nearest_attacker):
+                return (
+                    "After review, the decision on the field stands: the pictures cannot show "
+                    f"where {self.called(v.nearest_attacker)} stood when the ball was played."
+                )
+            if v.unseen is not None:
+                return (
+                    "After review, the decision on the field stands: the pictures do not show "
+                    f"enough of {s.defending_team}'s players to settle it."
+                )
             return (
                 "After review, the decision on the field stands: the tracking cannot show "
                 "where the second-last defender was."
@@ -318,8 +455,17 @@ class _Explainer:
             return f"After review, {opening}: {self.called(v.nearest_attacker)} was onside{play}."
         if judgement is not None and judgement.exempt_restart:
             restart = _RESTART_NAME[s.touches[judgement.index].action]
+            touched = any(
+                st.index > judgement.index
+                and st.effect in (Effect.DEFLECTION, Effect.SAVE, Effect.REBOUND)
+                for st in v.chain
+            )
             return (
-                f"After review, {opening}: there is no offside offence when the ball is "
+                f"After review, {opening}: the ball came from {restart}, and under the "
+                "competition's setting a touch on the way does not change that: no offside "
+                "offence."
+                if touched
+                else f"After review, {opening}: there is no offside offence when the ball is "
                 f"received directly from {restart}."
             )
         reset = next((st for st in v.chain if st.effect is Effect.RESET), None)
@@ -369,6 +515,15 @@ def _later_attacker_touch(situation: Situation, touch: Touch, judgement: Judgeme
         and situation.is_attacker(touch.player)
         and touch is not situation.touches[judgement.index]
     )
+
+
+def _chance(probability: float) -> str:
+    """A chance as people say it, never rounded to a certainty it is not."""
+    if probability >= 0.995:
+        return "over 99%"
+    if probability <= 0.005:
+        return "under 1%" if probability > 0 else "nil"
+    return f"{probability:.0%}"
 
 
 def _capital(text: str) -> str:

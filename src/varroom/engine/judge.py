@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -9,15 +10,24 @@ from varroom.engine.explain import explain
 from varroom.engine.judgement import Judgement, judge_positions
 from varroom.engine.policy import IFAB, STANDARD_POLICIES, Policy
 from varroom.engine.uncertainty import MarginNoise, margin_noise
+from varroom.engine.unseen import (
+    UnseenOpponents,
+    unseen_attacker_could_be_offside,
+    unseen_opponents,
+)
 from varroom.engine.verdict import Effect, Status, Step, Verdict
 from varroom.law.offence import Involvement, gives_an_advantage, is_involved, resets_offside
+from varroom.law.restarts import still_directly
 from varroom.law.sanction import sanction
 from varroom.model.settings import LawSettings, OfficialTouch
 from varroom.model.situation import Action, Situation, Touch
+from varroom.model.situation import Involvement as Fact
 
 DEFAULT_SETTINGS = LawSettings()
 
-Penalisable = Callable[[Judgement, str], bool]
+# Whether a player's position at a judgement can be penalised: None when opponents out of
+# view leave it open.
+Penalisable = Callable[[Judgement, str, int], bool | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +45,7 @@ class _Walk:
     offence: _Offence | None
     key: Judgement | None  # the judgement the verdict is about
     undecidable: bool
+    open_for: str | None = None  # the attacker the unseen opponents left undecided
 
     @property
     def status(self) -> Status:
@@ -54,6 +65,7 @@ class _SituationJudgements:
         self._judgements: dict[int, Judgement] = {}
         self._noise: dict[tuple[int, str], MarginNoise | None] = {}
         self._probabilities: dict[tuple[int, str], float] = {}
+        self._unseen: dict[tuple[int, str], UnseenOpponents | None] = {}
 
     def positions(self, index: int) -> Judgement:
         if index not in self._judgements:
@@ -66,25 +78,49 @@ class _SituationJudgements:
             self._noise[key] = margin_noise(self.situation, judgement, player, self.settings)
         return self._noise[key]
 
+    def unseen(self, judgement: Judgement, player: str) -> UnseenOpponents | None:
+        key = (judgement.index, player)
+        if key not in self._unseen:
+            self._unseen[key] = unseen_opponents(self.situation, judgement, player)
+        return self._unseen[key]
+
     def probability(self, judgement: Judgement, player: str) -> float:
+        """P(offside position): the measured positions and the moment of play, and the chance
+        that no unseen opponent stands where he would put the player onside."""
         key = (judgement.index, player)
         if key not in self._probabilities:
             noise = self.noise(judgement, player)
-            self._probabilities[key] = float("nan") if noise is None else noise.probability()
+            unseen = self.unseen(judgement, player)
+            seen = float("nan") if noise is None else noise.probability()
+            kept = 1.0 if unseen is None else 1.0 - unseen.probability_onside
+            self._probabilities[key] = seen * kept
         return self._probabilities[key]
 
     def penalisable(self, policy: Policy) -> Penalisable:
         """Law 11.2 and 11.3, with the policy deciding what counts as an offside position."""
 
-        def check(judgement: Judgement, player: str) -> bool:
+        def check(judgement: Judgement, player: str, at_index: int) -> bool | None:
             judged = judgement.attackers.get(player)
-            return (
-                judged is not None
-                and not judgement.exempt_restart
-                and policy.offside(
+            if judged is None and not judgement.exempt_restart:
+                # Out of view at the play: undecided if he could have stood beyond the line.
+                could = unseen_attacker_could_be_offside(
+                    self.situation, judgement, player, at_index
+                )
+                return None if could else False
+            if (
+                judged is None
+                or judgement.exempt_restart
+                or not policy.offside(
                     judged, lambda: self.probability(judgement, player), self.on_field_offside
                 )
-            )
+            ):
+                return False
+            unseen = self.unseen(judgement, player)
+            if unseen is None or unseen.settles_offside:
+                return True
+            if unseen.onside_by_goalkeeper:
+                return False
+            return None
 
         return check
 
@@ -98,7 +134,41 @@ class _SituationJudgements:
         offence: _Offence | None = None
         undecidable = False
 
+        open_for: str | None = None
+
+        def involved(player: str, index: int, plays: bool, spot: tuple[float, float]) -> bool:
+            """Judge `player` becoming involved (playing the ball, or interfering) against the
+            phase as it stands; True once the walk is settled: an offence, or undecidable."""
+            nonlocal undecidable, offence, open_for
+            assert current is not None
+            settled = penalisable(current, player, index) if current.decidable else None
+            if settled is None:
+                undecidable = True
+                open_for = player if current.decidable else None
+            elif settled:
+                involvement = is_involved(plays, not plays, after_advantage)
+                assert involvement is not None
+                offence = _Offence(player, current, index, involvement, spot)
+            return undecidable or offence is not None
+
+        def interferes(facts: tuple[Fact, ...], index: int, touch: Touch) -> bool:
+            """Judge stated interference against the phase as it stands; True once settled."""
+            nonlocal key
+            for fact in facts:
+                if not situation.is_attacker(fact.player) or current is None:
+                    continue
+                key = last
+                if involved(fact.player, index, False, _where(touch, fact.player)):
+                    return True
+            return False
+
         for index, touch in enumerate(situation.touches):
+            # Interference stated between the previous touch and this one (format 1.1 `t`)
+            # is judged before this touch changes the phase.
+            before = tuple(f for f in touch.involvement if f.t_s is not None and f.t_s < touch.t_s)
+            if before and interferes(before, index, touch):
+                steps.append(_step(touch, index, Effect.OFFENCE if offence else Effect.JUDGEMENT))
+                break
             by_attacker = touch.player is not None and situation.is_attacker(touch.player)
             if (
                 touch.action is Action.OFFICIAL
@@ -112,13 +182,8 @@ class _SituationJudgements:
                 # judged at.
                 if last is not None and situation.touches[last.index].player != touch.player:
                     key = last
-                if current is not None and not current.decidable:
-                    undecidable = True
-                elif current is not None and penalisable(current, touch.player):
-                    involvement = is_involved(True, False, after_advantage)
-                    assert involvement is not None
-                    spot = (touch.ball_m[0], touch.ball_m[1])
-                    offence = _Offence(touch.player, current, index, involvement, spot)
+                if current is not None:
+                    involved(touch.player, index, True, (touch.ball_m[0], touch.ball_m[1]))
                 if undecidable or offence:
                     steps.append(
                         _step(touch, index, Effect.OFFENCE if offence else Effect.JUDGEMENT)
@@ -132,20 +197,8 @@ class _SituationJudgements:
                 effect = _opponent_effect(touch)
             # Interference is judged against the positions before an opponent's touch changes
             # them.
-            for fact in touch.involvement:
-                if not situation.is_attacker(fact.player) or current is None:
-                    continue
-                key = last
-                if not current.decidable:
-                    undecidable = True
-                elif penalisable(current, fact.player):
-                    involvement = is_involved(False, True, after_advantage)
-                    assert involvement is not None
-                    spot = _where(touch, fact.player)
-                    offence = _Offence(fact.player, current, index, involvement, spot)
-                if undecidable or offence:
-                    break
-            if undecidable or offence:
+            at = tuple(f for f in touch.involvement if f.t_s is None or f.t_s >= touch.t_s)
+            if interferes(at, index, touch):
                 steps.append(_step(touch, index, Effect.OFFENCE if offence else effect))
                 break
             steps.append(_step(touch, index, effect))
@@ -153,8 +206,10 @@ class _SituationJudgements:
                 current = None
             elif not by_attacker and gives_an_advantage(touch.kind):
                 after_advantage = True
+                if current is not None and current.exempt_restart and not still_directly(settings):
+                    current = dataclasses.replace(current, exempt_restart=False)
 
-        return _Walk(tuple(steps), offence, key or last, undecidable)
+        return _Walk(tuple(steps), offence, key or last, undecidable, open_for)
 
 
 def judge(
@@ -209,10 +264,12 @@ def _verdict(
         closest = (
             None if judgement is None or not judgement.decidable else judgement.nearest_attacker()
         )
-        player = None if closest is None else closest.player
-    margin = None if judgement is None or player is None else judgement.attackers[player].margin_m
-    spread = None
+        player = walk.open_for or (None if closest is None else closest.player)
+    judged = None if judgement is None or player is None else judgement.attackers.get(player)
+    margin = None if judged is None else judged.margin_m
+    spread = unseen = None
     if judgement is not None and player is not None:
+        unseen = judgements.unseen(judgement, player)
         noise = judgements.noise(judgement, player)
         if noise is not None:
             spread = noise.uncertainty(judgements.probability(judgement, player))
@@ -235,5 +292,6 @@ def _verdict(
         policy=str(policy),
         policy_outcomes=outcomes,
         tracking=judgements.situation.tracking,
+        unseen=unseen,
     )
     return explain(judgements.situation, verdict)

@@ -10,6 +10,7 @@ from typing import Any
 
 from varroom.engine.judgement import Judgement, PlayerJudgement, Reach
 from varroom.engine.uncertainty import Uncertainty
+from varroom.engine.unseen import UnseenOpponents
 from varroom.law.offence import Involvement
 from varroom.law.sanction import Restart
 from varroom.model.noise import Tracking
@@ -68,6 +69,7 @@ class Verdict:
     policy_outcomes: Mapping[str, Status] = field(default_factory=dict)
     announcement: str = ""
     tracking: Tracking | None = None
+    unseen: UnseenOpponents | None = None  # the opponents out of view, where a view is given
 
     @property
     def policy_would_differ(self) -> bool:
@@ -130,6 +132,7 @@ class Verdict:
             "chain": [_step(step) for step in self.chain],
             "settings": self.settings.to_dict(),
             "tracking": None if self.tracking is None else _tracking(self.tracking),
+            "unseen": None if self.unseen is None else _unseen(self.unseen),
         }
 
 
@@ -172,6 +175,17 @@ def _tracking(tracking: Tracking) -> dict[str, Any]:
         "ball_sd_m": noise.ball_sd_m,
         "centroid_reach_sd_m": noise.centroid_reach_sd_m,
         "timing_sd_s": noise.moment_sd_s,
+    }
+
+
+def _unseen(unseen: UnseenOpponents) -> dict[str, Any]:
+    return {
+        "opponents_out_of_view": unseen.unseen,
+        "goalkeeper_out_of_view": unseen.goalkeeper_unseen,
+        "needed_deeper": unseen.needed,
+        "room_deeper": unseen.room,
+        "probability_onside": round(unseen.probability_onside, 4),
+        "deeper_than_x_m": _round(unseen.depth_x_m),
     }
 
 

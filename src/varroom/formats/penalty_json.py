@@ -11,19 +11,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from varroom.formats.situation_json import _Reader, parse_json, read_json, situation_from_dict
+from varroom.formats.json_text import decode_json, read_json
+from varroom.formats.situation_json import SituationReader
 from varroom.model.penalty import DoubleTouch, KickResult, PenaltyFacts, PenaltyKick
-from varroom.model.situation import Player, Situation
+from varroom.model.situation import Player
 
 KIND = "penalty_kick"
-
-
-def load(path: str | Path) -> Situation | PenaltyKick:
-    """Read a situation or a penalty-kick file, told apart by `kind`."""
-    data = read_json(path)
-    if isinstance(data, dict) and data.get("kind") == KIND:
-        return penalty_kick_from_dict(data, str(path))
-    return situation_from_dict(data, str(path))
 
 
 def load_penalty_kick(path: str | Path) -> PenaltyKick:
@@ -32,7 +25,7 @@ def load_penalty_kick(path: str | Path) -> PenaltyKick:
 
 
 def parse_penalty_kick(text: str, source: str = "<penalty kick>") -> PenaltyKick:
-    return penalty_kick_from_dict(parse_json(text, source), source)
+    return penalty_kick_from_dict(decode_json(text, source), source)
 
 
 def penalty_kick_from_dict(data: Any, source: str = "<penalty kick>") -> PenaltyKick:
@@ -40,7 +33,7 @@ def penalty_kick_from_dict(data: Any, source: str = "<penalty kick>") -> Penalty
     return _PenaltyReader(source).penalty_kick(data)
 
 
-class _PenaltyReader(_Reader):
+class _PenaltyReader(SituationReader):
     def penalty_kick(self, data: Any) -> PenaltyKick:
         root = self.object(data, "$")
         kind = self.required(root, "kind", "$")

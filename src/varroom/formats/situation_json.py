@@ -1,21 +1,26 @@
-"""Reading a situation (format version 1, `shared/spec/situation.md`) from JSON.
+"""Reading and writing a situation (format version 1.1, `shared/spec/situation.md`) as JSON.
 
 Every fault is an `InputError` naming the file and the JSON path of the fault, so that
 the command line can print one line and exit 2. Extra keys are ignored, as the format says.
+Impossible input is a fault too (docs/formats/situation-1.1.md): a position or a ball more
+than `OUTSIDE_PITCH_LIMIT_M` outside the pitch, a player listed twice at one touch, a body
+part farther than `PART_REACH_M` from its player's tracked point, more players of a team in
+view than it has on the pitch.
 """
 
 from __future__ import annotations
 
-import json
+import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from varroom.errors import InputError
 from varroom.formats.json_fields import JsonReader, kind_of
+from varroom.formats.json_text import decode_json, read_json
 from varroom.model.camera import camera_from_json
 from varroom.model.noise import NOISE_DEFAULTS, NoiseModel, Tracking, TrackingSource
 from varroom.model.situation import (
+    FULL_TEAM,
     Action,
     BodyPart,
     Direction,
@@ -30,6 +35,15 @@ from varroom.model.situation import (
     Touch,
     action_without_player,
 )
+from varroom.model.view import View
+
+# Tracking puts players metres beyond a line (a run behind the goal, a throw-in taken from
+# the track, a celebration); nobody takes part in play farther out than this.
+OUTSIDE_PITCH_LIMIT_M = 10.0
+# A body part is within a stretched leg or a header's lean of the player's tracked point.
+PART_REACH_M = 2.5
+# Law 3: a match does not start or continue with fewer than seven players a side.
+FEWEST_PLAYERS = 7
 
 
 def load_situation(path: str | Path) -> Situation:
@@ -37,38 +51,21 @@ def load_situation(path: str | Path) -> Situation:
     return situation_from_dict(read_json(path), str(path))
 
 
-def read_json(path: str | Path) -> Any:
-    """A JSON file's value; a file that cannot be read or is not JSON is an `InputError`."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(path, "", f"cannot read the file: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise InputError(path, "$", "not JSON (not UTF-8 text)") from None
-    return parse_json(text, str(path))
-
-
 def parse_situation(text: str, source: str = "<situation>") -> Situation:
     """Check JSON text and build the situation it describes."""
-    return situation_from_dict(parse_json(text, source), source)
-
-
-def parse_json(text: str, source: str) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            source, "$", f"not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
-        ) from None
+    return situation_from_dict(decode_json(text, source), source)
 
 
 def situation_from_dict(data: Any, source: str = "<situation>") -> Situation:
     """Build a situation from already-parsed JSON, checking every field."""
-    return _Reader(source).situation(data)
+    return SituationReader(source).situation(data)
 
 
-class _Reader(JsonReader):
+class SituationReader(JsonReader):
+    """Checks and builds a situation's parts; other formats with players and positions extend it."""
+
+    pitch_size = Pitch()  # the situation's pitch, once read: positions are checked against it
+
     def player_ref(self, value: Any, where: str, players: Mapping[str, Player]) -> str:
         player_id = self.string(value, where)
         if player_id not in players:
@@ -85,7 +82,10 @@ class _Reader(JsonReader):
         if len(teams) != 2:
             raise self.fail("$.players", f"expected players of exactly two teams, got {len(teams)}")
         attacking_team, direction = self.attack(root.get("attack"), teams)
+        self.pitch_size = pitch
         touches = self.touches(self.required(root, "touches", "$"), players)
+        team_sizes = self.team_sizes(root.get("team_sizes"), teams)
+        self.check_team_sizes(touches, players, team_sizes)
         on_field = root.get("on_field")
         decision = None
         if on_field is not None:
@@ -104,7 +104,41 @@ class _Reader(JsonReader):
             meta=dict(meta),
             tracking=self.tracking(root.get("tracking"), has_parts),
             camera=camera_from_json(root, self.source),
+            team_sizes=team_sizes,
         )
+
+    def team_sizes(self, value: Any, teams: list[str]) -> dict[str, int]:
+        obj = self.object({} if value is None else value, "$.team_sizes")
+        sizes: dict[str, int] = {}
+        for team, size in obj.items():
+            where = f"$.team_sizes.{team}"
+            if team not in teams:
+                raise self.fail(where, f"unknown team {team!r}; teams are {', '.join(teams)}")
+            if isinstance(size, bool) or not isinstance(size, int):
+                raise self.fail(where, f"expected a whole number, got {kind_of(size)}")
+            if not FEWEST_PLAYERS <= size <= FULL_TEAM:
+                raise self.fail(
+                    where, f"a team has {FEWEST_PLAYERS} to {FULL_TEAM} players, got {size}"
+                )
+            sizes[team] = size
+        return sizes
+
+    def check_team_sizes(
+        self, touches: tuple[Touch, ...], players: Mapping[str, Player], sizes: Mapping[str, int]
+    ) -> None:
+        for i, touch in enumerate(touches):
+            counts: dict[str, int] = {}
+            for pid, position in touch.positions.items():
+                if position.off_field is None:
+                    counts[players[pid].team] = counts.get(players[pid].team, 0) + 1
+            for team, count in counts.items():
+                size = sizes.get(team, FULL_TEAM)
+                if count > size:
+                    raise self.fail(
+                        f"$.touches[{i}].positions",
+                        f"{count} players of {team} on the pitch, but it has {size}"
+                        + ("" if team in sizes else " (no $.team_sizes)"),
+                    )
 
     def tracking(self, value: Any, has_parts: bool) -> Tracking:
         """The noise model: the source's defaults, then any figure the situation gives."""
@@ -182,6 +216,14 @@ class _Reader(JsonReader):
                     f"$.touches[{i}].t",
                     f"touches out of time order ({touch.t_s} s after {touches[-1].t_s} s)",
                 )
+            earliest = touches[-1].t_s if touches else -math.inf
+            for k, fact in enumerate(touch.involvement):
+                if fact.t_s is not None and not earliest <= fact.t_s <= touch.t_s:
+                    raise self.fail(
+                        f"$.touches[{i}].involvement[{k}].t",
+                        f"{fact.t_s} s is not between the previous touch and this one "
+                        f"({'start' if not touches else f'{earliest} s'} to {touch.t_s} s)",
+                    )
             touches.append(touch)
         return tuple(touches)
 
@@ -200,7 +242,10 @@ class _Reader(JsonReader):
         else:
             player = self.player_ref(player, f"{where}.player", players)
         ball = self.point(self.required(obj, "ball", where), f"{where}.ball", (2, 3))
+        self.on_the_pitch(ball[0], ball[1], f"{where}.ball", "the ball")
         positions_obj = self.object(self.required(obj, "positions", where), f"{where}.positions")
+        for pid in getattr(positions_obj, "duplicates", ()):
+            raise self.fail(f"{where}.positions.{pid}", "a player listed twice: in two places")
         positions = {
             self.player_ref(pid, f"{where}.positions", players): self.position(
                 pos, f"{where}.positions.{pid}"
@@ -219,7 +264,32 @@ class _Reader(JsonReader):
             positions=positions,
             involvement=involvement,
             ball_v_mps=self.velocity(obj.get("ball_v"), f"{where}.ball_v"),
+            view=None if obj.get("view") is None else self.view(obj["view"], f"{where}.view"),
         )
+
+    def view(self, value: Any, where: str) -> View:
+        obj = self.object(value, where)
+        corners = self.array(self.required(obj, "area", where), f"{where}.area")
+        if len(corners) < 3:
+            raise self.fail(
+                f"{where}.area", f"a polygon needs 3 corners or more, got {len(corners)}"
+            )
+        area = []
+        for k, corner in enumerate(corners):
+            x_m, y_m = self.point(corner, f"{where}.area[{k}]", (2,))
+            area.append((x_m, y_m))
+        return View(tuple(area))
+
+    def on_the_pitch(self, x_m: float, y_m: float, where: str, what: str) -> None:
+        pitch = self.pitch_size
+        beyond = max(abs(x_m) - pitch.half_length_m, abs(y_m) - pitch.half_width_m)
+        if beyond > OUTSIDE_PITCH_LIMIT_M:
+            raise self.fail(
+                where,
+                f"{what} at ({x_m:g}, {y_m:g}) is {beyond:.1f} m outside the "
+                f"{pitch.length_m:g} x {pitch.width_m:g} m pitch (more than "
+                f"{OUTSIDE_PITCH_LIMIT_M:g} m is not football)",
+            )
 
     def position(self, value: Any, where: str) -> Position:
         obj = self.object(value, where)
@@ -228,9 +298,20 @@ class _Reader(JsonReader):
             self.part(name, raw, f"{where}.parts.{name}") for name, raw in parts_obj.items()
         )
         off_field = obj.get("off_field")
+        x_m = self.number(self.required(obj, "x", where), f"{where}.x")
+        y_m = self.number(self.required(obj, "y", where), f"{where}.y")
+        self.on_the_pitch(x_m, y_m, where, "the player")
+        for part in parts:
+            apart = math.hypot(part.x_m - x_m, 0.0 if part.y_m is None else part.y_m - y_m)
+            if apart > PART_REACH_M:
+                raise self.fail(
+                    f"{where}.parts.{part.part.value}",
+                    f"{apart:.1f} m from the player's tracked point: a body part is within "
+                    f"{PART_REACH_M:g} m of it",
+                )
         return Position(
-            x_m=self.number(self.required(obj, "x", where), f"{where}.x"),
-            y_m=self.number(self.required(obj, "y", where), f"{where}.y"),
+            x_m=x_m,
+            y_m=y_m,
             parts=parts,
             off_field=None
             if off_field is None
@@ -250,7 +331,75 @@ class _Reader(JsonReader):
         return Involvement(
             player=self.player_ref(self.required(obj, "player", where), f"{where}.player", players),
             kind=self.choice(InvolvementKind, self.required(obj, "kind", where), f"{where}.kind"),
+            t_s=None if obj.get("t") is None else self.number(obj["t"], f"{where}.t"),
         )
+
+
+def situation_to_dict(situation: Situation) -> dict[str, Any]:
+    """A situation in the format (version 1.1): what `situation_from_dict` reads back to an
+    equal situation. Optional fields are written only when they say something."""
+    data: dict[str, Any] = {
+        "version": "1.1",
+        "pitch": {"length": situation.pitch.length_m, "width": situation.pitch.width_m},
+        "attack": {"team": situation.attacking_team, "towards": situation.attack_direction.value},
+        "players": [_player_dict(p) for p in situation.players.values()],
+        "touches": [_touch_dict(t) for t in situation.touches],
+        "tracking": {
+            "source": situation.tracking.source.value,
+            **{k: v for k, v in _fields(situation.tracking.noise).items() if v is not None},
+        },
+        "meta": dict(situation.meta),
+    }
+    if situation.team_sizes:
+        data["team_sizes"] = dict(situation.team_sizes)
+    if situation.on_field_decision is not None:
+        data["on_field"] = {"decision": situation.on_field_decision}
+    return data
+
+
+def _player_dict(player: Player) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": player.id, "team": player.team, "goalkeeper": player.goalkeeper}
+    if player.name:
+        out["name"] = player.name
+    if player.number is not None:
+        out["number"] = player.number
+    return out
+
+
+def _touch_dict(touch: Touch) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "t": touch.t_s,
+        "player": touch.player,
+        "action": touch.action.value,
+        "ball": list(touch.ball_m),
+        "positions": {pid: _position_dict(pos) for pid, pos in touch.positions.items()},
+    }
+    if touch.involvement:
+        out["involvement"] = [
+            {"player": i.player, "kind": i.kind.value} | ({} if i.t_s is None else {"t": i.t_s})
+            for i in touch.involvement
+        ]
+    if any(touch.ball_v_mps):
+        out["ball_v"] = list(touch.ball_v_mps)
+    if touch.view is not None:
+        out["view"] = {"area": [list(corner) for corner in touch.view.area_m]}
+    return out
+
+
+def _position_dict(position: Position) -> dict[str, Any]:
+    out: dict[str, Any] = {"x": position.x_m, "y": position.y_m}
+    if position.parts:
+        out["parts"] = {
+            p.part.value: p.x_m
+            if p.y_m is None
+            else [p.x_m, p.y_m] + ([] if p.z_m is None else [p.z_m])
+            for p in position.parts
+        }
+    if position.off_field is not None:
+        out["off_field"] = position.off_field.value
+    if any(position.v_mps):
+        out["v"] = list(position.v_mps)
+    return out
 
 
 def _fields(noise: NoiseModel) -> dict[str, Any]:

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from varroom.audit.ball_out import STOPPAGES, scan_ball_out
 from varroom.audit.model import Incident
 from varroom.audit.moments import (
     EVENT_WINDOW_S,
@@ -43,7 +44,15 @@ from varroom.audit.moments import (
     plateau_frames,
     window_frames,
 )
-from varroom.audit.phases import RESTARTS, Chains, Pair, Phase, judged_position, stretch_breaks
+from varroom.audit.phases import (
+    RESTARTS,
+    Chains,
+    Pair,
+    Phase,
+    judged_position,
+    missed_ball_outs,
+    stretch_breaks,
+)
 from varroom.audit.restarts import DEAD_S, STILL_WINDOW_S
 from varroom.audit.screening import Screen, screen
 from varroom.audit.tracking import Situations, tracking_of
@@ -58,6 +67,7 @@ from varroom.model.situation import touch_kind
 REORDER_FRAMES = 2  # frames held back to put a frame that comes out of order in its place
 WINDOW_S = 8.0  # frames kept: a restart is told from DEAD_S + STILL_WINDOW_S before a touch
 EVENTS_KEPT_S = 5.0  # unclaimed events kept behind the newest frame
+BALL_OUT_MARGIN_FRAMES = 5  # the ball-out scan starts this far before the frames it decides
 
 Key = tuple[int, float]  # (period, t_s): stream order
 
@@ -176,6 +186,10 @@ class LiveFollower:
         self._event_id = 0
         self._before: Before | None = None
         self._last_broken = 0  # breaks of play counted at the last moment's frame
+        self._last_frame: int | None = None  # the last moment's frame
+        self._stoppages: list[MatchEvent] = []  # recent events that stop play (ball-outs)
+        self._missed: npt.NDArray[np.bool_] = np.zeros(0, dtype=bool)  # ball-outs played on
+        self._missed_first = 0  # the frame `_missed` starts at
         self._last_period = 0
         self._chains = Chains()
         self._rows: dict[int, _Row] = {}  # the open chain's moments
@@ -210,6 +224,8 @@ class LiveFollower:
 
     def event(self, event: MatchEvent) -> None:
         self.counts.events += 1
+        if event.kind in STOPPAGES:
+            self._stoppages.append(event)
         self._stream = max(self._stream, (event.period, event.t_s))
         self._events.append((self._event_id, event))
         self._event_id += 1
@@ -237,7 +253,13 @@ class LiveFollower:
 
     def held(self) -> int:
         """Frames, events and moments held now: bounded, however long the match."""
-        return self._window.n + len(self._reorder) + len(self._events) + len(self._rows)
+        return (
+            self._window.n
+            + len(self._reorder)
+            + len(self._events)
+            + len(self._stoppages)
+            + len(self._rows)
+        )
 
     # -- frames, steps, touches ------------------------------------------------------------
 
@@ -291,6 +313,7 @@ class LiveFollower:
             match, np.array(steps, dtype=np.intp) - lo, self.settings, self._before
         )
         screened = screen(match, moments, self.settings)
+        self._scan_ball_outs(lo)
         alerts = []
         for j in range(len(moments)):
             claimed = int(moments.event_index[j])
@@ -311,14 +334,16 @@ class LiveFollower:
         kind = touch_kind(moments.actions[j])
         player = int(moments.player[j])
         team = self._template.teams[player]
+        frame = int(moments.frame[j]) + lo
         new_stretch = (
             self._before is None
             or period != self._last_period
             or broken > self._last_broken
+            or self._ball_out_since(frame)
             or kind in RESTARTS
         )
         self._before = Before(period, float(moments.t_s[j]), moments.ball_m[j, :2].copy())
-        self._last_period, self._last_broken = period, broken
+        self._last_period, self._last_broken, self._last_frame = period, broken, frame
         moment = self._moment_id
         self._moment_id += 1
         if self._chains.add(moment, period, team, player, new_stretch, kind) is not None:
@@ -364,6 +389,26 @@ class LiveFollower:
         builder = Situations(match, moments, tracking)
         return builder.incident(phase, Pair(0, 0, len(rows) - 1), screened, unseen)
 
+    def _scan_ball_outs(self, lo: int) -> None:
+        """The ball-outs play went on after (`audit.ball_out`), over the window's frames from
+        the last moment on: they end a stretch of play as in the audit."""
+        window = self._window
+        first = lo if self._last_frame is None else min(lo, self._last_frame)
+        first = max(window.first, first - BALL_OUT_MARGIN_FRAMES)
+        recent = tuple(self._stoppages)
+        scan = scan_ball_out(self._template.match(window, first, window.last + 1, recent))
+        self._missed = np.zeros(window.last + 1 - first, dtype=bool)
+        self._missed_first = first
+        missed_ball_outs(self._missed, scan, first)
+
+    def _ball_out_since(self, frame: int) -> bool:
+        """Whether a ball-out play went on after lies in the frames after the last moment's
+        up to `frame`."""
+        if self._last_frame is None:
+            return False
+        start = max(self._last_frame + 1 - self._missed_first, 0)
+        return bool(self._missed[start : frame + 1 - self._missed_first].any())
+
     # -- events ----------------------------------------------------------------------------
 
     def _events_near(self, first_step: int, last_step: int) -> list[tuple[int, MatchEvent]]:
@@ -388,6 +433,7 @@ class LiveFollower:
             (self._released[0], self._released[1] - EVENTS_KEPT_S),
         )
         self._events = [item for item in self._events if (item[1].period, item[1].t_s) >= horizon]
+        self._stoppages = [e for e in self._stoppages if (e.period, e.t_s) >= horizon]
 
 
 @dataclass(frozen=True, eq=False, slots=True)

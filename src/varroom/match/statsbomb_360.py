@@ -16,17 +16,15 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 from kloppy.domain import Point, StatsBombCoordinateSystem
 
 from varroom.errors import DataError
 from varroom.match.tracking import MatchEvent, MatchTracking
 from varroom.model.situation import Pitch
+from varroom.model.view import inside_polygon
 
 # Pass outcomes after which a team-mate played the ball: none (complete), or offside called.
 _REACHED_OUTCOMES = frozenset({None, "Pass Offside"})
-# StatsBomb's units: each event in the direction of the team performing it, 120 long.
-_GOAL_LINE_UNITS = 120.0
 
 EventKey = tuple[int, int, str | None, str]  # period, milliseconds, player id, raw type
 
@@ -46,7 +44,6 @@ class FrameView:
     """What a 360 frame says beyond positions: the part of the pitch the camera saw."""
 
     area_m: tuple[tuple[float, float], ...]  # the visible area's polygon, in match metres
-    goal_line_gap_m: float  # how far short of the goal line attacked the view stops
 
     def covers(self, point_m: tuple[float, float], pitch: Pitch) -> bool:
         # The area is clipped to the pitch: a point on a touchline or goal line lies on its
@@ -54,19 +51,9 @@ class FrameView:
         x_limit, y_limit = pitch.half_length_m - 0.01, pitch.half_width_m - 0.01
         x_m, y_m = point_m
         inside = (float(np.clip(x_m, -x_limit, x_limit)), float(np.clip(y_m, -y_limit, y_limit)))
-        return len(self.area_m) >= 3 and _inside(np.array(self.area_m), inside)
-
-
-def _inside(polygon: npt.NDArray[np.float64], point: tuple[float, float]) -> bool:
-    """The even-odd rule: a ray from the point towards +x crosses the polygon's edges an odd
-    number of times."""
-    x_m, y_m = point
-    x0, y0 = polygon.T
-    x1, y1 = np.roll(polygon, -1, axis=0).T
-    spans = (y0 > y_m) != (y1 > y_m)  # the edge reaches from below the ray to above it
-    with np.errstate(divide="ignore", invalid="ignore"):  # flat edges never span the ray
-        x_at = x0 + (y_m - y0) * (x1 - x0) / (y1 - y0)
-    return bool(np.count_nonzero(spans & (x_at > x_m)) % 2)
+        return len(self.area_m) >= 3 and bool(
+            inside_polygon(np.array(self.area_m), np.array(inside[0]), np.array(inside[1]))
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,10 +175,4 @@ def _event_facts(raw: Mapping[str, Any], team: str, period: int, to_metres: _Met
 def _view(raw: Mapping[str, Any], team: str, period: int, to_metres: _Metres) -> FrameView:
     corners = raw["visible_area"]
     area = [(float(x), float(y)) for x, y in zip(corners[0::2], corners[1::2], strict=False)]
-    # In the direction of the event's team, the goal line attacked is at x = 120 units.
-    deepest_x = min(max((x for x, _ in area), default=0.0), _GOAL_LINE_UNITS)
-    reach_m, _ = to_metres.along(deepest_x, 0.0)
-    return FrameView(
-        area_m=tuple(to_metres(x, y, team, period) for x, y in area),
-        goal_line_gap_m=max(0.0, to_metres.pitch.half_length_m - reach_m),
-    )
+    return FrameView(area_m=tuple(to_metres(x, y, team, period) for x, y in area))

@@ -78,7 +78,9 @@ def read(meta_data: Path, raw_data: Path) -> MatchTracking:
     players, column = _players(kloppy_teams, team, jersey)
     starts = np.array([period.start_timestamp // _MICROSECOND for period in periods])
     t_us = _microseconds(number, float(frame_rate)) - starts[period_of]
-    home, away = (Team(str(kloppy_team.team_id), kloppy_team.name) for kloppy_team in kloppy_teams)
+    home, away = (
+        Team(str(kloppy_team.team_id), str(kloppy_team.name)) for kloppy_team in kloppy_teams
+    )
     return assemble(
         provider=Provider.TRACAB,
         pitch=Pitch(float(length), float(width)),

@@ -44,6 +44,15 @@ class DefenderOffFieldLine(Enum):
     GOAL_LINE = "goal_line"  # always his own goal line
 
 
+class RestartTouched(Enum):
+    """A goal kick, throw-in or corner kick that touches another player, not in a deliberate
+    play (a deflection, a save), or rebounds off the woodwork or an official, before a
+    team-mate receives it: is it still received 'directly' (Law 11.3, open point 11)?"""
+
+    ENDS_EXEMPTION = "ends_exemption"  # 'directly' means untouched on the way, as in Law 13
+    KEEPS_EXEMPTION = "keeps_exemption"  # only a deliberate play ends it, as for a reset
+
+
 @dataclass(frozen=True, slots=True)
 class LawSettings:
     ball_point: BallPoint = BallPoint.CENTRE
@@ -54,6 +63,7 @@ class LawSettings:
     official_touch: OfficialTouch = OfficialTouch.REBOUND
     permitted_absence: PermittedAbsence = PermittedAbsence.IGNORED
     defender_off_field_line: DefenderOffFieldLine = DefenderOffFieldLine.NEAREST_LINE
+    restart_touched: RestartTouched = RestartTouched.ENDS_EXEMPTION
 
     def to_dict(self) -> dict[str, object]:
         return {

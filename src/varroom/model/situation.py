@@ -13,6 +13,7 @@ from enum import Enum
 
 from varroom.model.camera import Camera
 from varroom.model.noise import NOISE_DEFAULTS, Tracking, TrackingSource
+from varroom.model.view import View
 
 
 class Direction(Enum):
@@ -151,6 +152,10 @@ class InvolvementKind(Enum):
     OBVIOUS_ACTION_IMPACTING_OPPONENT = "obvious_action_impacting_opponent"
 
 
+# Law 3: eleven players a side, unless the format's `team_sizes` says fewer (sendings-off).
+FULL_TEAM = 11
+
+
 @dataclass(frozen=True, slots=True)
 class Pitch:
     length_m: float = 105.0
@@ -217,6 +222,9 @@ class Position:
 class Involvement:
     player: str
     kind: InvolvementKind
+    # When it happened, if between the previous touch and this one (format 1.1): the offside
+    # position is judged at the last team-mate's play at or before then.
+    t_s: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,6 +236,7 @@ class Touch:
     positions: Mapping[str, Position]
     involvement: tuple[Involvement, ...] = ()
     ball_v_mps: tuple[float, float] = (0.0, 0.0)
+    view: View | None = None  # None: every player on the pitch is in `positions`
 
     @property
     def kind(self) -> TouchKind:
@@ -247,6 +256,9 @@ class Situation:
         TrackingSource.CENTROID_OPTICAL, NOISE_DEFAULTS[TrackingSource.CENTROID_OPTICAL]
     )
     camera: Camera | None = None  # a broadcast camera, for the perspective picture
+    # Players on the pitch per team, to count the unseen where a touch has a view; a team
+    # not named has FULL_TEAM.
+    team_sizes: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def defending_team(self) -> str:
@@ -254,3 +266,6 @@ class Situation:
 
     def is_attacker(self, player_id: str) -> bool:
         return self.players[player_id].team == self.attacking_team
+
+    def team_size(self, team: str) -> int:
+        return self.team_sizes.get(team, FULL_TEAM)

@@ -18,6 +18,7 @@ progress, files)`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,10 @@ def default_audit_runner(
     from varroom.audit.run import audit_match
     from varroom.match import load_match
 
-    named = {role: paths[0] if len(paths) == 1 else list(paths) for role, paths in files.items()}
+    # Any: mypy cannot tell that no role is called `fast` (load_match's one other keyword).
+    named: dict[str, Any] = {
+        role: paths[0] if len(paths) == 1 else list(paths) for role, paths in files.items()
+    }
     progress(0.01)
     match = load_match(provider, **named)
     progress(0.1)
@@ -44,7 +48,8 @@ def default_audit_runner(
     def step(done: int, total: int, _what: str = "") -> None:
         progress(0.1 + 0.9 * (done / total if total else 1.0))
 
-    audit = audit_match(match, step, named)
+    # The audit reads single files only (StatsBomb's events and 360 frames).
+    audit = audit_match(match, step, {r: p[0] for r, p in files.items() if len(p) == 1})
     title = getattr(audit, "match", None)
     for incident in (*audit.incidents, *getattr(audit, "undecidable", ())):
         yield incident_dict(incident, title)
@@ -93,10 +98,16 @@ def incident_dict(item: Any, match: str | None = None) -> dict[str, Any]:
     raise TypeError(f"an incident must be a situation, got {type(item).__name__}")
 
 
-def providers() -> list[str]:
-    """The providers a match can come from (kloppy's names)."""
+@cache
+def provider_files() -> dict[str, list[str]]:
+    """Each provider `varroom.match.load_match` reads (kloppy's name), with the names of the
+    files its loaders take, in their order; empty where the match loader is not installed.
+    Imports kloppy: called when the page opens the audit form, or when an audit comes in."""
     try:
-        from varroom.match.tracking import Provider
+        from varroom.match.providers import LOADERS
     except Exception:  # the match loader is optional for the review room
-        return []
-    return [p.value for p in Provider]
+        return {}
+    return {
+        provider.value: list(dict.fromkeys(f.name for loader in loaders for f in loader.files))
+        for provider, loaders in LOADERS.items()
+    }

@@ -5,11 +5,14 @@ the tables below describe it for queries and must follow those scripts. SQLite (
 one file in the data folder) and PostgreSQL go through the same code.
 
 The decision log is append-only: the code only ever INSERTs into `decisions`, and the
-migration adds triggers that make the database refuse UPDATE and DELETE on it.
+migrations add triggers that make the database refuse every other change to it (UPDATE,
+DELETE, TRUNCATE, REPLACE, UPSERT, MERGE); each entry carries a hash chained to the one
+before (`chain.py`), so that a change made past the triggers shows.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
@@ -20,8 +23,12 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
+from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import Engine
 from sqlalchemy.pool import StaticPool
+
+from varroom.errors import VarroomError
+from varroom.serve.config import PRIVATE_FILE
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
@@ -79,11 +86,36 @@ decisions = sa.Table(
     sa.Column("corrects", sa.Integer, sa.ForeignKey("decisions.id")),
     sa.Column("client_ref", sa.String(100)),
     sa.Column("note", sa.Text),
+    sa.Column("conflicts_with", sa.Text),
+    sa.Column("prev_hash", sa.String(64)),
+    sa.Column("entry_hash", sa.String(64)),
 )
 
 
-def default_url(data_dir: str | Path) -> str:
+def default_url(data_dir: str | os.PathLike[str]) -> str:
     return f"sqlite:///{Path(data_dir).resolve() / 'varroom.db'}"
+
+
+def open_database(url: str, *, upgrade: bool = True) -> tuple[Engine, str]:
+    """The engine for `url` and its schema revision, migrated to the newest unless not
+    `upgrade`; a VarroomError (the URL without its password) when it cannot be used."""
+    try:
+        engine = make_engine(url)
+        return engine, migrate(engine) if upgrade else current_revision(engine)
+    except (ImportError, sa_exc.ArgumentError, sa_exc.NoSuchModuleError) as error:
+        raise VarroomError(f"cannot use the database {safe_url(url)}: {error}") from None
+    except sa_exc.OperationalError as error:
+        raise VarroomError(f"cannot open the database {safe_url(url)}: {error.orig}") from None
+    except OSError as error:  # making the SQLite file (a folder there, no permission)
+        raise VarroomError(f"cannot open the database {safe_url(url)}: {error.strerror}") from None
+
+
+def safe_url(url: str) -> str:
+    """The URL without its password, for messages."""
+    try:
+        return sa.make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return "(unreadable URL)"
 
 
 def make_engine(url: str) -> Engine:
@@ -92,8 +124,11 @@ def make_engine(url: str) -> Engine:
     if parsed.get_backend_name() != "sqlite":
         return sa.create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
     memory = parsed.database in (None, "", ":memory:")
-    if not memory:
-        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+    if parsed.database and not memory:
+        path = Path(parsed.database)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # Made here, before SQLite makes it 0644: its -wal and -shm files take its mode.
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, PRIVATE_FILE))
     engine = sa.create_engine(
         url,
         connect_args={"check_same_thread": False, "timeout": 30},
@@ -115,9 +150,21 @@ def make_engine(url: str) -> Engine:
 def write_lock(engine: Engine) -> AbstractContextManager[Any]:
     """SQLite takes one writer at a time: queue writers here rather than retry on 'locked'."""
     if engine.dialect.name == "sqlite":
-        lock = engine.__dict__.setdefault("_varroom_write_lock", threading.Lock())
+        lock: threading.Lock = engine.__dict__.setdefault("_varroom_write_lock", threading.Lock())
         return lock
     return nullcontext()
+
+
+def lock_log(conn: sa.Connection) -> None:
+    """Hold the decision log's end until this transaction ends, so that entries chain in
+    order. SQLite has one writer at a time already (`write_lock`); PostgreSQL takes a
+    transaction advisory lock."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": _LOG_LOCK})
+
+
+# Any number that no other user of the database takes as an advisory lock: "VARD" in ASCII.
+_LOG_LOCK = 0x56415244
 
 
 def alembic_config(connection: sa.Connection | None = None) -> Config:

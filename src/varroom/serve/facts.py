@@ -129,7 +129,8 @@ def normalise(situation: Mapping[str, Any], facts: Facts, where: str = "$") -> d
     def touch_at(index: int, at: str) -> Mapping[str, Any]:
         if index >= len(touches):
             raise FactsError(f"{at}.touch", f"no touch {index}: the situation has {len(touches)}")
-        return touches[index]
+        touch: Mapping[str, Any] = touches[index]
+        return touch
 
     def player_known(player: str, at: str) -> None:
         if player not in players:
@@ -169,24 +170,24 @@ def normalise(situation: Mapping[str, Any], facts: Facts, where: str = "$") -> d
     if facts.off_field is not None:
         off_field = []
         marked: dict[tuple[int, str], str] = {}
-        for i, item in enumerate(facts.off_field):
+        for i, mark in enumerate(facts.off_field):
             at = f"{where}.off_field[{i}]"
-            touch = touch_at(item.touch, at)
-            player_known(item.player, at)
-            if item.player not in touch["positions"]:
+            touch = touch_at(mark.touch, at)
+            player_known(mark.player, at)
+            if mark.player not in touch["positions"]:
                 raise FactsError(
                     f"{at}.player",
-                    f"{item.player!r} has no position at touch {item.touch}: not on the pitch then",
+                    f"{mark.player!r} has no position at touch {mark.touch}: not on the pitch then",
                 )
-            key = (item.touch, item.player)
-            if key in marked and marked[key] != item.status:
+            spot = (mark.touch, mark.player)
+            if spot in marked and marked[spot] != mark.status:
                 raise FactsError(
-                    f"{at}.status", f"two statuses for {item.player!r} at touch {item.touch}"
+                    f"{at}.status", f"two statuses for {mark.player!r} at touch {mark.touch}"
                 )
-            if key not in marked:
-                marked[key] = item.status
+            if spot not in marked:
+                marked[spot] = mark.status
                 off_field.append(
-                    {"touch": item.touch, "player": item.player, "status": item.status}
+                    {"touch": mark.touch, "player": mark.player, "status": mark.status}
                 )
 
     return {
@@ -234,20 +235,14 @@ def describe_changes(
             f"{PLAY_WORDS.get(own, own)} \u2192 {PLAY_WORDS[play['kind']]}"
         )
 
-    def keyed(items: list[dict[str, Any]], *keys: str) -> set[tuple[Any, ...]]:
-        return {tuple(item[k] for k in keys) for item in items}
+    def compare(part: str, third: str, words: Mapping[str, str], marks: tuple[str, str]) -> None:
+        """Lines for the facts of `part` the reviewer added (marks[0]) or took away (marks[1])."""
+        before = {(f["touch"], f["player"], f[third]) for f in base[part]}
+        after = {(f["touch"], f["player"], f[third]) for f in facts[part]}
+        for changed, mark in ((after - before, marks[0]), (before - after, marks[1])):
+            for touch, player, value in sorted(changed):
+                lines.append(f"Touch {touch + 1}: {name(player)} {words[value]} ({mark})")
 
-    before = keyed(base["involvement"], "touch", "player", "kind")
-    after = keyed(facts["involvement"], "touch", "player", "kind")
-    for touch, player, kind in sorted(after - before):
-        lines.append(f"Touch {touch + 1}: {name(player)} {INVOLVEMENT_WORDS[kind]} (added)")
-    for touch, player, kind in sorted(before - after):
-        lines.append(f"Touch {touch + 1}: {name(player)} {INVOLVEMENT_WORDS[kind]} (removed)")
-
-    before = keyed(base["off_field"], "touch", "player", "status")
-    after = keyed(facts["off_field"], "touch", "player", "status")
-    for touch, player, status in sorted(after - before):
-        lines.append(f"Touch {touch + 1}: {name(player)} {OFF_FIELD_WORDS[status]} (set)")
-    for touch, player, status in sorted(before - after):
-        lines.append(f"Touch {touch + 1}: {name(player)} {OFF_FIELD_WORDS[status]} (cleared)")
+    compare("involvement", "kind", INVOLVEMENT_WORDS, ("added", "removed"))
+    compare("off_field", "status", OFF_FIELD_WORDS, ("set", "cleared"))
     return lines

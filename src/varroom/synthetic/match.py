@@ -21,7 +21,12 @@ A match is two periods (the teams swap ends at half-time) of 22 players and a ba
   then a planted margin is exactly what the tracking shows);
 - with `with_events`, event records come with the touches event data would have (passes,
   shots, interceptions, blocks, saves, clearances, restarts; not receipts), their clocks
-  off by up to 0.2 s, and the referee's offside calls of the planted offences.
+  off by up to 0.2 s, and the referee's offside calls of the planted offences;
+- with `penalties_per_kind` and `ball_lines_per_kind` (none by default), penalty kicks
+  (`varroom.synthetic.penalties`) and ball-line moments (`varroom.synthetic.ball_lines`)
+  are planted over the generated play afterwards, from a random stream of their own: the
+  events inside their windows are dropped, and a planted kick has its penalty-kick event
+  unless `penalty_events` is off (then only tracking shows it).
 
 Everything over frames is vectorised; the loops run over spells, touches and anchors.
 """
@@ -45,6 +50,12 @@ from varroom.match.tracking import (
 )
 from varroom.model.situation import Direction, Pitch
 from varroom.synthetic.ball import render_ball
+from varroom.synthetic.ball_lines import (
+    BALL_LINE_S,
+    BallLinePlant,
+    PlantedBallLine,
+    plant_ball_line,
+)
 from varroom.synthetic.incidents import INCIDENT_S, IncidentSetup, play_incident
 from varroom.synthetic.motion import (
     PLAYERS_PER_TEAM,
@@ -55,6 +66,13 @@ from varroom.synthetic.motion import (
     centre_of_play,
     free_positions,
 )
+from varroom.synthetic.penalties import (
+    PENALTY_S,
+    PenaltyPlant,
+    PlantedPenalty,
+    plant_penalty,
+)
+from varroom.synthetic.planting import dead_ball_spans, scene_starts
 from varroom.synthetic.play import (
     SPELL_S,
     Holding,
@@ -85,6 +103,7 @@ FIRST_INCIDENT_S = 20.0
 LAST_INCIDENT_GAP_S = 10.0
 TEAMS = (Team("home", "Home"), Team("away", "Away"))
 _NOISE_STREAM = 1
+_SCENE_STREAM = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,12 +115,17 @@ class SyntheticConfig:
     incidents_per_kind: int = 3
     dropouts: bool = True
     noise_m: float = 0.0  # measurement noise: Gaussian, on every position of every frame
+    penalties_per_kind: int = 0  # planted penalty kicks of each `PenaltyPlant`
+    ball_lines_per_kind: int = 0  # planted ball-line moments of each `BallLinePlant`
+    penalty_events: bool = True  # a planted kick comes with its event (with `with_events`)
 
 
 @dataclass(frozen=True, eq=False)
 class SyntheticMatch:
     match: MatchTracking
     truth: tuple[PlantedIncident, ...]
+    penalties: tuple[PlantedPenalty, ...] = ()
+    ball_lines: tuple[PlantedBallLine, ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
@@ -119,6 +143,10 @@ def synthetic_match(config: SyntheticConfig = SyntheticConfig()) -> SyntheticMat
     setups = _incident_setups(config, rng)
     periods = [_period(config, period, setups[period - 1], player_ids, rng) for period in (1, 2)]
     events = _events(periods, player_ids, rng) if config.with_events else ()
+    penalties: list[PlantedPenalty] = []
+    ball_lines: list[PlantedBallLine] = []
+    if config.penalties_per_kind or config.ball_lines_per_kind:
+        events = _plant_scenes(config, periods, player_ids, events, penalties, ball_lines)
     ball_m = np.concatenate([p.ball_m for p in periods])
     players_m = np.concatenate([p.players_m for p in periods])
     if config.noise_m > 0:
@@ -158,7 +186,76 @@ def synthetic_match(config: SyntheticConfig = SyntheticConfig()) -> SyntheticMat
         events=events,
     )
     truth = tuple(incident for p in periods for incident in p.script.truth)
-    return SyntheticMatch(match, truth)
+    return SyntheticMatch(match, truth, tuple(penalties), tuple(ball_lines))
+
+
+def _plant_scenes(
+    config: SyntheticConfig,
+    periods: list[_Period],
+    player_ids: tuple[str, ...],
+    events: tuple[MatchEvent, ...],
+    penalties: list[PlantedPenalty],
+    ball_lines: list[PlantedBallLine],
+) -> tuple[MatchEvent, ...]:
+    """Penalty kicks and ball-line moments written over the periods' frames (module
+    docstring); the events kept, and a penalty-kick event per planted kick."""
+    rng = np.random.default_rng([config.seed, _SCENE_STREAM])
+    kinds: list[PenaltyPlant | BallLinePlant] = [
+        *(list(PenaltyPlant) * config.penalties_per_kind),
+        *(list(BallLinePlant) * config.ball_lines_per_kind),
+    ]
+    rng.shuffle(kinds)
+    first_half = (len(kinds) + 1) // 2
+    windows: list[tuple[int, float, float]] = []
+    for number, share in ((1, kinds[:first_half]), (2, kinds[first_half:])):
+        period = periods[number - 1]
+        lengths = [PENALTY_S if isinstance(k, PenaltyPlant) else BALL_LINE_S for k in share]
+        pitch = Pitch()
+        busy = period.script.incident_spans + dead_ball_spans(
+            period.t_s, period.ball_m, pitch.half_length_m, pitch.half_width_m
+        )
+        starts = scene_starts(config.period_s, lengths, busy, rng)
+        signs = _signs(number)
+        for kind, start, length in zip(share, starts, lengths, strict=True):
+            windows.append((number, start, start + length))
+            if isinstance(kind, PenaltyPlant):
+                penalties.append(
+                    plant_penalty(
+                        kind,
+                        number,
+                        start,
+                        period.t_s,
+                        period.ball_m,
+                        period.players_m,
+                        signs,
+                        player_ids,
+                        (TEAMS[0].id, TEAMS[1].id),
+                        rng,
+                    )
+                )
+            else:
+                ball_lines.append(
+                    plant_ball_line(kind, number, start, period.t_s, period.ball_m, rng)
+                )
+    kept = [
+        event
+        for event in events
+        if not any(p == event.period and a <= event.t_s <= b for p, a, b in windows)
+    ]
+    if config.with_events and config.penalty_events:
+        kept += [
+            MatchEvent(
+                kick.t_s,
+                kick.period,
+                kick.team,
+                kick.kicker,
+                EventKind.PENALTY_KICK,
+                False,
+                EventKind.PENALTY_KICK.value,
+            )
+            for kick in penalties
+        ]
+    return tuple(sorted(kept, key=lambda event: (event.period, event.t_s)))
 
 
 def _signs(period: int) -> tuple[float, float]:

@@ -31,6 +31,8 @@ def run_migrations_online() -> None:
     url = context.get_x_argument(as_dictionary=True).get("url") or config.get_main_option(
         "sqlalchemy.url"
     )
+    if not url:
+        raise RuntimeError("alembic: give the database as -x url=... or sqlalchemy.url")
     engine = create_engine(url, poolclass=pool.NullPool)
     with engine.connect() as connection:
         _run(connection)

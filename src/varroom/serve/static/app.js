@@ -158,18 +158,27 @@ function tokenEntered(event) {
 // -- the queue ---------------------------------------------------------------------------------
 
 async function loadQueue() {
+  let queue;
   try {
-    state.queue = await api("/api/situations");
+    queue = await api("/api/situations");
   } catch (err) {
     if (err.status !== 0) toast(err.message, true);
     return;
   }
-  renderQueue();
+  // The queue is fetched every 5 s: redraw only what changed, so that nothing moves under
+  // a reviewer's eyes or keyboard.
+  const unchanged = state.queueShown && JSON.stringify(queue) === JSON.stringify(state.queue);
+  state.queue = queue;
+  state.queueShown = true;
+  if (!unchanged) renderQueue();
 }
 
 function renderQueue() {
   const list = $("queue-list");
   const current = state.current && state.current.id;
+  // Keep the keyboard focus on the same incident, and the list where it was scrolled.
+  const focused = list.contains(document.activeElement) ? document.activeElement.dataset.id : null;
+  const scrolled = list.scrollTop;
   list.replaceChildren(
     ...state.queue.map((item) => {
       const v = item.verdict;
@@ -185,11 +194,13 @@ function renderQueue() {
         h("span", { class: "qi-title", title: item.title }, item.title),
         h("span", { class: "qi-id" }, "#" + item.id),
         h("span", { class: "qi-sub" }, item.source_name || (item.origin === "audit" ? "from a match audit" : "")),
-        h(
-          "span",
-          { class: "pill qi-state " + (item.decided ? "decided" : "pending") },
-          item.decided ? "\u2713 " + (OUTCOME[item.last_decision.outcome] || "decided") : "pending",
-        ),
+        item.conflict
+          ? h("span", { class: "pill qi-state conflict", title: "reviewers disagree: decide again or correct one" }, "conflict")
+          : h(
+              "span",
+              { class: "pill qi-state " + (item.decided ? "decided" : "pending") },
+              item.decided ? "\u2713 " + (OUTCOME[item.last_decision.outcome] || "decided") : "pending",
+            ),
         h(
           "span",
           { class: "qi-verdict" },
@@ -199,6 +210,11 @@ function renderQueue() {
       );
     }),
   );
+  list.scrollTop = scrolled;
+  if (focused) {
+    const again = list.querySelector(`.queue-item[data-id="${focused}"]`);
+    if (again) again.focus({ preventScroll: true });
+  }
   $("queue-empty").hidden = state.queue.length > 0;
   const pending = state.queue.filter((i) => !i.decided).length;
   $("queue-count").textContent = state.queue.length ? `${pending} pending · ${state.queue.length}` : "";
@@ -405,37 +421,30 @@ function playerOptions(select, players) {
   if (players.some((p) => p.id === keep)) select.value = keep;
 }
 
+// One list of facts (involvement or off-field marks): each with a button that takes it away.
+function factList(list, items, words, verb, remove, empty) {
+  list.replaceChildren(
+    ...(items.length
+      ? items.map((f, i) =>
+          h(
+            "li",
+            {},
+            h("strong", {}, `T${f.touch + 1}`),
+            `${state.names[f.player] || f.player} \u2014 ${words(f)}`,
+            h("button", { type: "button", class: "btn btn-small btn-quiet x", title: verb, onclick: () => remove(i) }, "\u00d7"),
+          ),
+        )
+      : [h("li", { class: "empty" }, empty)]),
+  );
+}
+
 function renderFacts() {
   const d = state.current;
   const facts = d.facts;
-  const inv = $("involvement");
-  inv.replaceChildren(
-    ...(facts.involvement.length
-      ? facts.involvement.map((f, i) =>
-          h(
-            "li",
-            {},
-            h("strong", {}, `T${f.touch + 1}`),
-            `${state.names[f.player] || f.player} \u2014 ${INVOLVEMENT[f.kind]}`,
-            h("button", { type: "button", class: "btn btn-small btn-quiet x", title: "remove", onclick: () => removeInvolvement(i) }, "\u00d7"),
-          ),
-        )
-      : [h("li", { class: "empty" }, "None stated: an attacker in an offside position who does not play the ball is not penalised.")]),
-  );
-  const off = $("offfield");
-  off.replaceChildren(
-    ...(facts.off_field.length
-      ? facts.off_field.map((f, i) =>
-          h(
-            "li",
-            {},
-            h("strong", {}, `T${f.touch + 1}`),
-            `${state.names[f.player] || f.player} \u2014 ${OFF_FIELD[f.status]}`,
-            h("button", { type: "button", class: "btn btn-small btn-quiet x", title: "clear", onclick: () => removeOffField(i) }, "\u00d7"),
-          ),
-        )
-      : [h("li", { class: "empty" }, "Everyone on the field of play.")]),
-  );
+  factList($("involvement"), facts.involvement, (f) => INVOLVEMENT[f.kind], "remove", removeInvolvement,
+    "None stated: an attacker in an offside position who does not play the ball is not penalised.");
+  factList($("offfield"), facts.off_field, (f) => OFF_FIELD[f.status], "clear", removeOffField,
+    "Everyone on the field of play.");
   touchOptions($("inv-touch"));
   touchOptions($("off-touch"));
   const attackers = d.players.filter((p) => p.attacking && !p.goalkeeper);
@@ -476,13 +485,26 @@ function currentFacts() {
   return { plays: f.plays.slice(), involvement: f.involvement.slice(), off_field: f.off_field.slice() };
 }
 
+// The incident as this page loaded it: a write on facts another reviewer changed since is 409.
+function ifMatch(d) {
+  return { "If-Match": `"f${d.facts_version}"` };
+}
+
+// A 409 for stale facts: show the incident as it is now, and say why nothing was recorded.
+function staleShownAgain(err, d) {
+  if (err.status !== 409 || err.where !== "header:If-Match") return false;
+  toast("Another reviewer changed the facts: here they are now. Nothing was recorded.", true);
+  openIncident(d.id);
+  return true;
+}
+
 async function postFacts(facts) {
   const d = state.current;
   let result;
   try {
-    result = await api(`/api/situations/${d.id}/facts`, { method: "POST", json: facts });
+    result = await api(`/api/situations/${d.id}/facts`, { method: "POST", json: facts, headers: ifMatch(d) });
   } catch (err) {
-    toast(err.where ? `${err.message} (${err.where})` : err.message, true);
+    if (!staleShownAgain(err, d)) toast(err.where ? `${err.message} (${err.where})` : err.message, true);
     return;
   }
   if (!state.current || state.current.id !== d.id) return;
@@ -493,7 +515,7 @@ async function postFacts(facts) {
     summary: result.summary,
     status: result.verdict.status,
   });
-  d.facts_version += 1;
+  d.facts_version = result.facts_version;
   if (result.verdict_changed) {
     state.lastFlip = `${result.previous_summary.call} \u2192 ${result.summary.call}`;
     const box = $("verdict");
@@ -522,6 +544,9 @@ function selectTouch(index) {
   if (!state.current || index < 0 || index >= state.current.touches.length) return;
   state.selectedTouch = index;
   renderChain();
+  // A touch below the fold: bring it into sight, or the key seems to do nothing.
+  const el = document.querySelector(`#chain .touch[data-index="${index}"]`);
+  if (el) el.scrollIntoView({ block: "nearest" });
 }
 
 function removeInvolvement(i) {
@@ -664,17 +689,17 @@ async function decide(decision) {
   if (note) body.note = note;
   let entry;
   try {
-    entry = await api(`/api/situations/${d.id}/decisions`, { method: "POST", json: body });
+    entry = await api(`/api/situations/${d.id}/decisions`, { method: "POST", json: body, headers: ifMatch(d) });
   } catch (err) {
     if (err.status === 0) {
       try {
-        entry = await api(`/api/situations/${d.id}/decisions`, { method: "POST", json: body }); // same client_ref: recorded once
+        entry = await api(`/api/situations/${d.id}/decisions`, { method: "POST", json: body, headers: ifMatch(d) }); // same client_ref: recorded once
       } catch (again) {
-        toast(again.message, true);
+        if (!staleShownAgain(again, d)) toast(again.message, true);
         return;
       }
     } else {
-      toast(err.where ? `${err.message} (${err.where})` : err.message, true);
+      if (!staleShownAgain(err, d)) toast(err.where ? `${err.message} (${err.where})` : err.message, true);
       return;
     }
   }
@@ -698,7 +723,14 @@ function logRow(e, withIncident) {
   cells.push(
     h("td", {}, e.reviewer),
     h("td", {}, DECISION[e.decision] || e.decision, e.note ? h("div", { class: "muted" }, e.note) : null),
-    h("td", { class: `o-${e.outcome}` }, OUTCOME[e.outcome] || e.outcome),
+    h(
+      "td",
+      { class: `o-${e.outcome}` },
+      OUTCOME[e.outcome] || e.outcome,
+      e.conflicts_with && e.conflicts_with.length
+        ? h("div", { class: "o-conflict" }, "contradicts " + e.conflicts_with.map((id) => "#" + id).join(", "))
+        : null,
+    ),
     h("td", {}, CALL[e.engine_status] || e.engine_status),
     h("td", { class: "num" + (e.duration_s >= LATE_S ? " o-late" : "") }, fmtClock(e.duration_s)),
   );
@@ -794,16 +826,25 @@ async function openAudit() {
       return;
     }
     $("audit-provider").replaceChildren(...auditConfig.providers.map((p) => h("option", { value: p }, p)));
+    $("audit-provider").onchange = auditRows;
   }
-  if (!$("audit-files").children.length) {
-    addAuditRow("raw_data");
-    addAuditRow("meta_data");
-  }
+  if (!$("audit-files").children.length) auditRows();
   $("audit-dialog").showModal();
 }
 
+// The chosen provider's files, one row each: only what its loaders read.
+function providerRoles() {
+  const files = (auditConfig && auditConfig.provider_files) || {};
+  return files[$("audit-provider").value] || ["raw_data"];
+}
+
+function auditRows() {
+  $("audit-files").replaceChildren();
+  for (const role of providerRoles()) addAuditRow(role);
+}
+
 function addAuditRow(role) {
-  const roles = (auditConfig && auditConfig.file_roles) || ["raw_data", "meta_data", "event_data"];
+  const roles = providerRoles();
   const select = h("select", { class: "audit-role" }, ...roles.map((r) => h("option", { value: r }, r)));
   select.value = role || roles[0];
   $("audit-files").append(h("div", { class: "audit-row" }, select, h("input", { type: "file", class: "audit-file" })));

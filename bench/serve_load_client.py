@@ -1,4 +1,4 @@
-"""A bounded load test of the review room: many reviewers recording decisions at once.
+"""The review room's load-test client: many reviewers recording decisions at once.
 
 `review_room_load(reviewers, decisions)` serves a fresh review room (SQLite in a temporary
 folder) with uvicorn on 127.0.0.1, has each reviewer post its decisions on one thread of its
@@ -15,7 +15,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-KANE = Path(__file__).resolve().parents[3] / "examples" / "tottenham-sporting-2022-kane.json"
+from serve_in_thread import serve_in_thread
+
+KANE = Path(__file__).resolve().parent.parent / "examples" / "tottenham-sporting-2022-kane.json"
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -32,8 +34,8 @@ def review_room_load(
 ) -> dict[str, Any]:
     import httpx
 
-    from varroom.serve.app import create_app
-    from varroom.serve.live import serve_in_thread
+    from varroom.serve import create_app
+    from varroom.serve.verify import check_chain
 
     data = situation if situation is not None else json.loads(KANE.read_text(encoding="utf-8"))
     with tempfile.TemporaryDirectory(prefix="varroom-load-") as folder:
@@ -89,6 +91,7 @@ def review_room_load(
 
             with httpx.Client(base_url=url, timeout=60) as reader:
                 log = reader.get("/api/decisions.json").json()
+        chain = check_chain(app.state.room.store.engine)
         app.state.room.close()
 
     seen: dict[tuple[str, str], int] = {}
@@ -106,6 +109,7 @@ def review_room_load(
         "doubled": sum(n - 1 for n in seen.values() if n > 1),
         "unexpected": len(seen.keys() - expected),
         "failures": len(failures),
+        "chain_intact": chain.intact and chain.entries == len(log),
         "first_failure": failures[0] if failures else None,
         "retries": retries[0],
         "p50_ms": round(_percentile(flat, 0.50), 2),
@@ -124,8 +128,7 @@ def recompute_latency(
     (`timing_ms` of each answer) and over HTTP on loopback."""
     import httpx
 
-    from varroom.serve.app import create_app
-    from varroom.serve.live import serve_in_thread
+    from varroom.serve import create_app
 
     data = situation if situation is not None else json.loads(KANE.read_text(encoding="utf-8"))
     deflection = next(

@@ -1,4 +1,7 @@
-"""A real uvicorn server in a background thread, on a free loopback port (tests, benchmarks)."""
+"""A real uvicorn server in a background thread, on a free loopback port (tests, benchmarks).
+
+Not part of varroom: the review room's load test and browser tests use it.
+"""
 
 from __future__ import annotations
 

@@ -1,0 +1,36 @@
+"""The Laws besides offside that a match audit checks from tracking: penalty kicks (Law 14,
+`varroom.audit.penalties`) and the ball over the line (Laws 9 and 10,
+`varroom.audit.ball_lines`), added to an offside audit."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from varroom.audit.ball_lines import ball_line_incidents
+from varroom.audit.ball_out import BallOutScan
+from varroom.audit.model import Audit
+from varroom.audit.moments import Moments
+from varroom.audit.penalties import find_penalties
+from varroom.match.tracking import MatchTracking
+from varroom.model.noise import Tracking
+
+
+def with_match_laws(
+    audit: Audit, match: MatchTracking, moments: Moments, tracking: Tracking, scan: BallOutScan
+) -> Audit:
+    """The audit with every penalty kick and ball-line incident of the match (`scan`: its
+    ball-out scan)."""
+    penalties, notes = find_penalties(match, moments, tracking, scan)
+    ball_lines = ball_line_incidents(match, scan)
+    goals_after_out = sum(b.goal_after_ball_out for b in ball_lines)
+    counts = (
+        f"{len(penalties)} penalty kicks judged; {len(scan.missed)} balls wholly out of play "
+        f"while play went on; {len(scan.goal_line)} goal-line moments; {goals_after_out} goals "
+        "after a ball out of play earlier in the same play."
+    )
+    return dataclasses.replace(
+        audit,
+        penalties=penalties,
+        ball_lines=ball_lines,
+        notes=(*audit.notes, counts, *notes),
+    )

@@ -1,0 +1,116 @@
+"""`varroom audit-many MANIFEST --out DIR`: every match of a manifest, on a local process pool
+or a Dask cluster, the results in DIR/incidents.parquet and DIR/matches.parquet."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.text import Text
+
+from varroom.errors import VarroomError
+
+
+class _Rate(ProgressColumn):
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text("" if speed is None else f"{speed:.2f} matches/s")
+
+
+@click.command("audit-many")
+@click.argument("manifest", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--out",
+    "out",
+    type=click.Path(file_okay=False, path_type=Path),
+    required=True,
+    help="Folder of the results: incidents.parquet, matches.parquet and their parts.",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(1),
+    default=None,
+    help="Local worker processes.  [default: the number of cores]",
+)
+@click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    default=None,
+    help="A running Dask scheduler (tcp://host:port) to run the matches on instead.",
+)
+@click.option("--force", is_flag=True, help="Audit again the matches already done.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def audit_many(
+    manifest: Path,
+    out: Path,
+    workers: int | None,
+    scheduler: str | None,
+    force: bool,
+    quiet: bool,
+) -> None:
+    """Audit every match of MANIFEST (a CSV: match_id, provider, competition, season, referee,
+    and the files by kloppy's names). A match that fails is recorded with its error; the
+    exit status is 0 unless every match failed (1) or the manifest is bad (2)."""
+    try:
+        from varroom.season.manifest import read_manifest
+        from varroom.season.runner import run_season
+        from varroom.season.work import MatchState, Outcome
+    except ImportError as error:
+        raise VarroomError(
+            f"varroom audit-many needs the season extra: pip install 'varroom[season]' ({error})"
+        ) from None
+    entries = read_manifest(manifest)
+    console = Console(stderr=True)
+    progress = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("[red]{task.fields[failed]} failed"),
+        _Rate(),
+        TimeElapsedColumn(),
+        TextColumn("left"),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+        disable=quiet or not console.is_terminal,
+    )
+    with progress:
+        task = progress.add_task("matches", total=len(entries), failed=0)
+
+        def started(todo: int, skipped: int) -> None:
+            progress.update(task, total=todo, description=f"matches ({skipped} done before)")
+
+        def report(outcome: Outcome) -> None:
+            failed = progress.tasks[0].fields["failed"] + (outcome.state is not MatchState.OK)
+            progress.update(task, advance=1, failed=failed)
+
+        summary = run_season(
+            entries,
+            out,
+            workers=workers,
+            scheduler=scheduler,
+            force=force,
+            report=report,
+            started=started,
+        )
+    for match_id, message in summary.errors:
+        click.echo(f"varroom: match {match_id} failed: {message}", err=True)
+    click.echo(
+        f"{summary.total} matches: {summary.ok} audited, {summary.skipped} already done, "
+        f"{summary.failed} failed; results in {out / 'incidents.parquet'} and "
+        f"{out / 'matches.parquet'}"
+    )
+    if summary.all_failed:
+        sys.exit(1)

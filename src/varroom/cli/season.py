@@ -1,0 +1,34 @@
+"""`varroom season DIR --html REPORT.html`: the consistency report of an audit-many run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from varroom.errors import VarroomError
+from varroom.output_file import check_target
+
+
+@click.command("season")
+@click.argument("results", type=click.Path(file_okay=False, path_type=Path))
+@click.option(
+    "--html",
+    "html_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    required=True,
+    help="The report to write: one self-contained HTML file.",
+)
+def season(results: Path, html_path: Path) -> None:
+    """Write the consistency report of RESULTS (an `audit-many --out` folder): per
+    competition, team and referee, calls agreed, by the engine only, by the officials only,
+    the margins, the tight calls and what each policy would have decided."""
+    target = check_target(html_path, "season report", (".html", ".htm"))
+    try:
+        from varroom.season.report import write_report
+    except ImportError as error:
+        raise VarroomError(
+            f"varroom season needs the season extra: pip install 'varroom[season]' ({error})"
+        ) from None
+    write_report(results, target)
+    click.echo(f"report: {target}")

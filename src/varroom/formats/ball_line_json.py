@@ -1,0 +1,148 @@
+"""Reading a ball line (format version 1, `shared/spec/ball-line.md`) from JSON.
+
+Every fault is an `InputError` naming the file and the JSON path of the fault, so that the
+command line can print one line and exit 2. Extra keys are ignored, as the format says.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from varroom.formats.json_fields import JsonReader
+from varroom.formats.json_text import decode_json, read_json
+from varroom.model.ball_line import (
+    BALL_SD_DEFAULTS_M,
+    BallLineCase,
+    BallNoise,
+    BallTrack,
+    BallTrackingSource,
+    Goal,
+)
+from varroom.model.situation import Pitch
+
+KIND = "ball_line"
+
+# How far beyond a boundary line, or how high, a tracked ball may be: further than that it is not
+# a ball near a line but a fault in the data (a wrong unit, a swapped axis, a lost track).
+OFF_PITCH_LIMIT_M = 20.0
+HEIGHT_LIMIT_M = (-0.5, 60.0)
+
+
+def load_ball_line(path: str | Path) -> BallLineCase:
+    """Read and check a ball-line file."""
+    return ball_line_from_dict(read_json(path), str(path))
+
+
+def parse_ball_line(text: str, source: str = "<ball line>") -> BallLineCase:
+    """Check JSON text and build the ball line it describes."""
+    return ball_line_from_dict(decode_json(text, source), source)
+
+
+def ball_line_from_dict(data: Any, source: str = "<ball line>") -> BallLineCase:
+    """Build a ball line from already-parsed JSON, checking every field."""
+    return _Reader(source).case(data)
+
+
+class _Reader(JsonReader):
+    def case(self, data: Any) -> BallLineCase:
+        root = self.object(data, "$")
+        if root.get("kind", KIND) != KIND:
+            raise self.fail("$.kind", f"expected {KIND!r}, got {root.get('kind')!r}")
+        pitch = self.pitch(root.get("pitch"))
+        radius = self.positive(root.get("ball_radius_m", 0.11), "$.ball_radius_m")
+        track = self.track(self.required(root, "ball_track", "$"), pitch)
+        decision = None
+        if root.get("on_field") is not None:
+            on_field = self.object(root["on_field"], "$.on_field")
+            if "decision" in on_field:
+                decision = self.string(on_field["decision"], "$.on_field.decision")
+        return BallLineCase(
+            track=track,
+            pitch=pitch,
+            goal=self.goal(root.get("goal")),
+            ball_radius_m=radius,
+            noise=self.noise(root.get("noise"), track),
+            on_field_decision=decision,
+            meta=dict(self.object(root.get("meta", {}), "$.meta")),
+        )
+
+    def pitch(self, value: Any) -> Pitch:
+        obj, default = self.object({} if value is None else value, "$.pitch"), Pitch()
+        return Pitch(
+            length_m=self.positive(obj.get("length", default.length_m), "$.pitch.length"),
+            width_m=self.positive(obj.get("width", default.width_m), "$.pitch.width"),
+        )
+
+    def goal(self, value: Any) -> Goal:
+        obj, default = self.object({} if value is None else value, "$.goal"), Goal()
+        return Goal(
+            width_m=self.positive(obj.get("width", default.width_m), "$.goal.width"),
+            height_m=self.positive(obj.get("height", default.height_m), "$.goal.height"),
+            post_width_m=self.non_negative(
+                obj.get("post_width", default.post_width_m), "$.goal.post_width"
+            ),
+        )
+
+    def noise(self, value: Any, track: BallTrack) -> BallNoise:
+        """The source named, else the one whose rate is nearest the track's; then its figure."""
+        obj = self.object({} if value is None else value, "$.noise")
+        if "source" in obj:
+            source = self.choice(BallTrackingSource, obj["source"], "$.noise.source")
+        else:
+            source = BallTrackingSource.nearest(1.0 / float(np.median(np.diff(track.t_s))))
+        sd = obj.get("ball_sd_m")
+        return BallNoise(
+            source,
+            BALL_SD_DEFAULTS_M[source]
+            if sd is None
+            else self.non_negative(sd, "$.noise.ball_sd_m"),
+        )
+
+    def track(self, value: Any, pitch: Pitch) -> BallTrack:
+        rows = self.array(value, "$.ball_track")
+        if len(rows) < 2:
+            raise self.fail("$.ball_track", f"expected at least 2 samples, got {len(rows)}")
+        # A 500 Hz track has thousands of numbers: check the common case (plain numbers) in one
+        # pass, and go field by field only to name the fault.
+        if not all(
+            type(row) is list and len(row) == 4 and all(type(v) in (float, int) for v in row)
+            for row in rows
+        ):
+            for i, row in enumerate(rows):
+                self.point(row, f"$.ball_track[{i}]", (4,))
+        samples = np.asarray(rows, dtype=np.float64)
+        bad = ~np.isfinite(samples)
+        if bad.any():
+            i, k = np.argwhere(bad)[0]
+            raise self.fail(
+                f"$.ball_track[{i}][{k}]", f"expected a finite number, got {samples[i, k]}"
+            )
+        t_s = samples[:, 0]
+        steps = np.flatnonzero(np.diff(t_s) <= 0)
+        if steps.size:
+            i = int(steps[0]) + 1
+            raise self.fail(
+                f"$.ball_track[{i}][0]",
+                f"times must increase: {t_s[i]} s does not come after {t_s[i - 1]} s",
+            )
+        xyz = samples[:, 1:]
+        reach = np.array([pitch.half_length_m, pitch.half_width_m]) + OFF_PITCH_LIMIT_M
+        height = xyz[:, 2:]
+        off = np.hstack(
+            [
+                np.abs(xyz[:, :2]) > reach,
+                (height < HEIGHT_LIMIT_M[0]) | (height > HEIGHT_LIMIT_M[1]),
+            ]
+        )
+        if off.any():
+            i, k = np.argwhere(off)[0]
+            raise self.fail(
+                f"$.ball_track[{i}][{k + 1}]",
+                f"ball at ({xyz[i, 0]:g}, {xyz[i, 1]:g}, {xyz[i, 2]:g}) m is not near the pitch "
+                f"(more than {OFF_PITCH_LIMIT_M:g} m beyond a line, or height outside "
+                f"{HEIGHT_LIMIT_M[0]:g}..{HEIGHT_LIMIT_M[1]:g} m)",
+            )
+        return BallTrack(t_s=t_s, xyz_m=xyz)

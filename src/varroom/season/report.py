@@ -1,0 +1,261 @@
+"""The season's consistency report: one self-contained HTML page from a results folder.
+
+Per competition, team and referee: the offside calls agreed, made by the engine only, by the
+officials only, and the phases the data could not settle; the margins of the calls; the
+tight calls and what each standard policy would have decided on them; and penalty kicks
+(goalkeeper offences found against retakes given) once the audit reports them. Charts are
+matplotlib figures (no pyplot) embedded as base64 PNG: the page opens offline.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import json
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from matplotlib.figure import Figure
+
+from varroom.output_file import write_atomically
+from varroom.season import store
+from varroom.season.work import Agreement, MatchState
+
+Row = dict[str, Any]
+CATEGORIES = (
+    (Agreement.AGREED, "agreed", "#2e7d32"),
+    (Agreement.ENGINE_ONLY, "engine only", "#c62828"),
+    (Agreement.OFFICIALS_ONLY, "officials only", "#f9a825"),
+    (Agreement.INCONSISTENT_DATA, "inconsistent data", "#757575"),
+)
+TIGHT_CLASSES = ("tight", "too_close_to_call")
+_STYLE = """
+body{font-family:system-ui,sans-serif;margin:2em;max-width:1100px;color:#222}
+table{border-collapse:collapse;margin:0.5em 0 1.5em}th,td{padding:3px 9px;border-bottom:1px solid #ddd;text-align:right}
+th:first-child,td:first-child{text-align:left}th{background:#f3f3f3}
+.offence{color:#c62828}.no_offence{color:#2e7d32}.undecidable{color:#757575}
+img{max-width:100%}.note{color:#555}
+"""
+
+
+def write_report(results: Path, target: Path) -> None:
+    """Read `results` (an `audit-many --out` folder) and write the report to `target`."""
+    matches, incidents = store.read(results)
+    page = season_html(matches.to_pylist(), incidents.to_pylist())
+    write_atomically(target, "season report", lambda stream: stream.write(page.encode()) and None)
+
+
+def season_html(matches: Sequence[Row], incidents: Sequence[Row]) -> str:
+    offside = [row for row in incidents if row["kind"] == "offside"]
+    penalties = [row for row in incidents if row["kind"] == "penalty"]
+    ok = sum(1 for m in matches if m["state"] == MatchState.OK)
+    failed = [m for m in matches if m["state"] != MatchState.OK]
+    parts = [
+        "<!doctype html><html><head><meta charset='utf-8'><title>Season consistency</title>",
+        f"<style>{_STYLE}</style></head><body>",
+        "<h1>Season consistency report</h1>",
+        f"<p>{len(matches)} matches ({ok} audited, {len(failed)} failed), "
+        f"{len(offside)} offside decisions.</p>",
+        "<h2>Offside: engine and officials</h2>",
+        _image(_agreement_chart(offside, "competition")),
+        _breakdown("Per competition", offside, matches, ("competition",)),
+        _breakdown("Per referee", offside, matches, ("competition", "referee")),
+        _breakdown("Per team (attacking)", offside, matches, ("competition", "team")),
+        "<h2>Margins of the calls</h2>",
+        "<p class='note'>Engine offences: how far beyond the line the offender was (metres; "
+        "the line drawn by the IFAB policy).</p>",
+        _image(_margin_chart(offside)),
+        _tight_calls(offside),
+        _policies(offside),
+        _penalties(penalties),
+        _failures(failed),
+        "</body></html>",
+    ]
+    return "\n".join(parts)
+
+
+def _counts(rows: Iterable[Row]) -> Counter[str]:
+    return Counter(row["agreement"] for row in rows)
+
+
+def _breakdown(
+    title: str, rows: Sequence[Row], matches: Sequence[Row], keys: tuple[str, ...]
+) -> str:
+    groups: dict[tuple[str, ...], list[Row]] = defaultdict(list)
+    for row in rows:
+        groups[tuple(row[key] or "-" for key in keys)].append(row)
+    games: Counter[tuple[str, ...]] = Counter()
+    if "team" not in keys:
+        for match in matches:
+            games[tuple(match[key] or "-" for key in keys)] += 1
+    head = "".join(f"<th>{html.escape(key)}</th>" for key in keys)
+    head += "<th>matches</th>" if "team" not in keys else ""
+    head += "".join(f"<th>{label}</th>" for _, label, _ in CATEGORIES)
+    head += "<th>agreement</th><th>median margin</th><th>tight</th>"
+    body = []
+    for group in sorted(groups):
+        members = groups[group]
+        counts = _counts(members)
+        judged = (
+            counts[Agreement.AGREED]
+            + counts[Agreement.ENGINE_ONLY]
+            + counts[Agreement.OFFICIALS_ONLY]
+        )
+        rate = f"{counts[Agreement.AGREED] / judged:.0%}" if judged else "-"
+        margins = sorted(
+            r["margin_m"] for r in members if r["status"] == "offence" and r["margin_m"] is not None
+        )
+        median = f"{margins[len(margins) // 2]:.2f} m" if margins else "-"
+        tight = sum(1 for r in members if r["class"] in TIGHT_CLASSES)
+        cells = "".join(f"<td>{html.escape(value)}</td>" for value in group)
+        cells += f"<td>{games[group]}</td>" if "team" not in keys else ""
+        cells += "".join(f"<td>{counts[kind]}</td>" for kind, _, _ in CATEGORIES)
+        cells += f"<td>{rate}</td><td>{median}</td><td>{tight}</td>"
+        body.append(f"<tr>{cells}</tr>")
+    return f"<h3>{title}</h3><table><tr>{head}</tr>{''.join(body)}</table>"
+
+
+def _tight_calls(rows: Sequence[Row]) -> str:
+    tight = [r for r in rows if r["class"] in TIGHT_CLASSES]
+    if not tight:
+        return "<h2>Tight calls</h2><p>None: every judged position was clear.</p>"
+    policies = sorted({name for r in tight for name in json.loads(r["policies"] or "{}")})
+    head = "".join(
+        f"<th>{h}</th>"
+        for h in (
+            "match",
+            "when",
+            "team",
+            "offender",
+            "margin",
+            "P(offside)",
+            "officials",
+            *policies,
+        )
+    )
+    body = []
+    for r in sorted(tight, key=lambda r: (r["match_id"], r["period"], r["t_s"])):
+        outcome = json.loads(r["policies"] or "{}")
+        minutes, seconds = divmod(int(r["t_s"]), 60)
+        cells = [
+            html.escape(r["match_id"]),
+            f"{r['period']}H {minutes:02d}:{seconds:02d}",
+            html.escape(r["team"] or "-"),
+            html.escape(r["offender"] or "-"),
+            "-" if r["margin_m"] is None else f"{r['margin_m'] * 100:+.0f} cm",
+            "-" if r["probability"] is None else f"{r['probability']:.3f}",
+            "offside" if r["official_call"] else "-",
+        ]
+        row = "".join(f"<td>{c}</td>" for c in cells)
+        row += "".join(
+            f"<td class='{outcome.get(p, '')}'>{outcome.get(p, '-').replace('_', ' ')}</td>"
+            for p in policies
+        )
+        body.append(f"<tr>{row}</tr>")
+    return (
+        f"<h2>Tight calls ({len(tight)})</h2><p class='note'>Positions whose margin is within "
+        "the tracking's uncertainty of level, and what each standard policy decides.</p>"
+        f"<table><tr>{head}</tr>{''.join(body)}</table>"
+    )
+
+
+def _policies(rows: Sequence[Row]) -> str:
+    """Offences each policy would have given, per competition."""
+    judged = [r for r in rows if r["policies"]]
+    names = sorted({name for r in judged for name in json.loads(r["policies"])})
+    if not names:
+        return ""
+    table: dict[str, Counter[str]] = defaultdict(Counter)
+    for r in judged:
+        for name, status in json.loads(r["policies"]).items():
+            table[r["competition"] or "-"][name] += status == "offence"
+    head = "<th>competition</th>" + "".join(f"<th>{html.escape(n)}</th>" for n in names)
+    body = "".join(
+        f"<tr><td>{html.escape(c)}</td>"
+        + "".join(f"<td>{table[c][n]}</td>" for n in names)
+        + "</tr>"
+        for c in sorted(table)
+    )
+    return f"<h3>Offences under each policy</h3><table><tr>{head}</tr>{body}</table>"
+
+
+def _penalties(rows: Sequence[Row]) -> str:
+    """Penalty kicks: goalkeeper offences the engine found against the retakes given."""
+    if not rows:
+        return (
+            "<h2>Penalty kicks</h2><p class='note'>No penalty kicks in these results: the match "
+            "audit does not report them yet. Rows of kind <code>penalty</code> are counted "
+            "here as goalkeeper offences found (engine) against retakes given (officials).</p>"
+        )
+    table: dict[str, Counter[str]] = defaultdict(Counter)
+    for r in rows:
+        counts = table[r["competition"] or "-"]
+        counts["kicks"] += 1
+        counts["found"] += r["status"] == "offence"
+        counts["given"] += bool(r["official_call"])
+        counts["both"] += r["agreement"] == Agreement.AGREED
+    body = "".join(
+        f"<tr><td>{html.escape(c)}</td><td>{n['kicks']}</td><td>{n['found']}</td>"
+        f"<td>{n['given']}</td><td>{n['both']}</td></tr>"
+        for c, n in sorted(table.items())
+    )
+    return (
+        "<h2>Penalty kicks</h2><table><tr><th>competition</th><th>decisions</th>"
+        "<th>goalkeeper offences found</th><th>retakes given</th><th>both</th></tr>"
+        f"{body}</table>"
+    )
+
+
+def _failures(failed: Sequence[Row]) -> str:
+    if not failed:
+        return ""
+    items = "".join(
+        f"<li>{html.escape(m['match_id'])}: {html.escape(m['error'] or '')}</li>" for m in failed
+    )
+    return f"<h2>Matches that failed ({len(failed)})</h2><ul>{items}</ul>"
+
+
+def _agreement_chart(rows: Sequence[Row], key: str) -> Figure:
+    groups = sorted({row[key] or "-" for row in rows}) or ["-"]
+    figure = Figure(figsize=(8, 1.3 + 0.5 * len(groups)), dpi=100, layout="constrained")
+    axes = figure.add_subplot()
+    left = [0] * len(groups)
+    for kind, label, colour in CATEGORIES:
+        counts = [
+            sum(1 for r in rows if (r[key] or "-") == g and r["agreement"] == kind) for g in groups
+        ]
+        axes.barh(groups, counts, left=left, color=colour, label=label)
+        left = [a + b for a, b in zip(left, counts, strict=True)]
+    axes.set_xlabel("offside decisions")
+    figure.legend(loc="outside upper center", fontsize="small", ncols=len(CATEGORIES))
+    axes.invert_yaxis()
+    return figure
+
+
+def _margin_chart(rows: Sequence[Row]) -> Figure:
+    figure = Figure(figsize=(8, 3), dpi=100)
+    axes = figure.add_subplot()
+    by: dict[str, list[float]] = defaultdict(list)
+    for r in rows:
+        if r["status"] == "offence" and r["margin_m"] is not None:
+            by[r["competition"] or "-"].append(r["margin_m"])
+    if by:
+        axes.hist(list(by.values()), bins=20, label=list(by), stacked=False)
+        axes.legend(fontsize="small")
+    axes.set_xlabel("margin beyond the line (m)")
+    axes.set_ylabel("offences")
+    figure.tight_layout()
+    return figure
+
+
+def _image(figure: Figure) -> str:
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png")
+    data = base64.b64encode(buffer.getvalue()).decode("ascii")
+    return f"<img alt='chart' src='data:image/png;base64,{data}'>"
+
+
+__all__: Sequence[str] = ("season_html", "write_report")

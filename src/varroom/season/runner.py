@@ -1,0 +1,173 @@
+"""Running a manifest's matches: on a local process pool, or on an existing Dask cluster.
+
+The driver hashes every match's inputs, skips those already stored with the same key (inputs,
+settings, varroom version) unless forced, hands out the rest one match per task, reports
+each as it ends, and gathers the parts into the two tables. Workers are reused for many
+matches, so the import of the audit code is paid once per worker (`work.warm`).
+
+With a Dask scheduler every worker must see the manifest's files and `DIR` at the same paths
+(a shared file system): the workers write the results.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from pathlib import Path
+
+from varroom.errors import VarroomError
+from varroom.season import store
+from varroom.season.manifest import MatchEntry
+from varroom.season.work import (
+    MatchState,
+    Outcome,
+    inputs_hash,
+    match_key,
+    match_row,
+    run_match,
+    warm,
+)
+
+_POOLS = 3  # local pools tried before the matches a dying worker took down fail
+
+# Called once per match audited, as it ends.
+Report = Callable[[Outcome], None]
+
+
+class SchedulerError(VarroomError):
+    """The Dask scheduler cannot be reached (exit 1)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    total: int
+    skipped: int
+    ok: int
+    failed: int
+    errors: tuple[tuple[str, str], ...]  # (match id, error) of the failed matches
+
+    @property
+    def all_failed(self) -> bool:
+        return self.failed > 0 and self.ok == 0 and self.skipped == 0
+
+
+def run_season(
+    entries: Sequence[MatchEntry],
+    out: Path,
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    force: bool = False,
+    report: Report = lambda outcome: None,
+    started: Callable[[int, int], None] = lambda todo, skipped: None,
+) -> Summary:
+    """Audit every match of `entries` not already done, into `out`."""
+    inputs = {entry.match_id: inputs_hash(entry) for entry in entries}
+    stored = {} if force else store.done(out, inputs)
+    todo = [
+        entry
+        for entry in entries
+        if stored.get(entry.match_id) != (MatchState.OK.value, match_key(inputs[entry.match_id]))
+    ]
+    skipped = len(entries) - len(todo)
+    started(len(todo), skipped)
+    outcomes: list[Outcome] = []
+
+    def ended(outcome: Outcome) -> None:
+        outcomes.append(outcome)
+        report(outcome)
+
+    if todo:
+        if scheduler is None:
+            _run_local(todo, out, inputs, workers or os.cpu_count() or 1, ended)
+        else:
+            _run_dask(todo, out, inputs, scheduler, ended)
+    store.gather(out, [entry.match_id for entry in entries])
+    failed = [(o.match_id, o.error) for o in outcomes if o.state is not MatchState.OK]
+    return Summary(len(entries), skipped, len(outcomes) - len(failed), len(failed), tuple(failed))
+
+
+def _run_local(
+    todo: Sequence[MatchEntry],
+    out: Path,
+    inputs: dict[str, str],
+    workers: int,
+    ended: Callable[[Outcome], None],
+) -> None:
+    """On a pool of spawned processes. A worker that dies (killed, out of memory) breaks the
+    pool: the matches left are run again on a new one, up to `_POOLS` pools in all, and
+    then fail."""
+    left = list(todo)
+    for attempt in range(_POOLS):
+        # Spawned, not forked: the driver runs a progress thread, and a fork copies its locks.
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(min(workers, len(left)), context, initializer=warm) as pool:
+            futures: dict[Future[Outcome], MatchEntry] = {
+                pool.submit(run_match, entry, out, inputs[entry.match_id]): entry for entry in left
+            }
+            lost = []
+            for future in as_completed(futures):
+                entry = futures[future]
+                if isinstance(future.exception(), BrokenProcessPool) and attempt + 1 < _POOLS:
+                    lost.append(entry)
+                else:
+                    ended(_outcome(future, entry, out, inputs))
+        if not lost:
+            return
+        left = lost
+
+
+def _run_dask(
+    todo: Sequence[MatchEntry],
+    out: Path,
+    inputs: dict[str, str],
+    scheduler: str,
+    ended: Callable[[Outcome], None],
+) -> None:
+    try:
+        from distributed import Client
+        from distributed import as_completed as dask_completed
+    except ImportError as error:
+        raise SchedulerError(
+            f"--scheduler needs the season extra: pip install 'varroom[season]' ({error})"
+        ) from None
+    try:
+        client = Client(scheduler, timeout="20s")  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError) as error:
+        raise SchedulerError(f"cannot reach the Dask scheduler {scheduler}: {error}") from None
+    with client:
+        client.run(warm)
+        futures = {
+            client.submit(
+                run_match,
+                entry,
+                out,
+                inputs[entry.match_id],
+                key=f"varroom-{entry.match_id}-{inputs[entry.match_id]}",
+                pure=False,
+            ): entry
+            for entry in todo
+        }
+        for future in dask_completed(futures):  # type: ignore[no-untyped-call]
+            ended(_outcome(future, futures[future], out, inputs))
+
+
+def _outcome(future: object, entry: MatchEntry, out: Path, inputs: dict[str, str]) -> Outcome:
+    """The match's outcome; a worker that died under it (killed, out of memory) fails the
+    match, stored by the driver."""
+    try:
+        return future.result()  # type: ignore[attr-defined, no-any-return]
+    except Exception as error:
+        message = " ".join(f"worker lost: {type(error).__name__}: {error}".split())
+        return _store_failure(entry, out, inputs[entry.match_id], message)
+
+
+def _store_failure(entry: MatchEntry, out: Path, inputs: str, message: str) -> Outcome:
+    store.write_match(
+        out, entry.match_id, match_row(entry, inputs, MatchState.FAILED, message, 0.0, []), []
+    )
+    return Outcome(entry.match_id, MatchState.FAILED, message, 0.0, 0)

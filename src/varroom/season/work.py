@@ -1,0 +1,279 @@
+"""One match, the unit of work: its files loaded, audited and written as rows.
+
+`run_match` runs in a worker (a process of the local pool, or a Dask worker) and writes the
+match's parts itself, so a result is kept as soon as it exists; it never raises for a bad
+match: any error becomes the match's state `failed` and its one-line message. `warm` imports
+what every match needs, once per worker.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import hashlib
+import json
+import os
+import socket
+import sys
+import time
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import cache
+from importlib.metadata import version
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from varroom.errors import DataError, VarroomError
+from varroom.season import store
+from varroom.season.manifest import MatchEntry
+
+if TYPE_CHECKING:
+    from varroom.audit.model import Audit, Incident
+    from varroom.match import MatchTracking
+
+KIND_OFFSIDE = "offside"
+_HASH_BLOCK = 1 << 20
+
+
+class MatchState(StrEnum):
+    OK = "ok"
+    FAILED = "failed"
+
+
+class Agreement(StrEnum):
+    """How an incident row stands between the engine and the officials."""
+
+    AGREED = "agreed"
+    ENGINE_ONLY = "engine_only"
+    OFFICIALS_ONLY = "officials_only"
+    # The data could not settle the phase (a player or the ball unseen, a chain of touches the
+    # tracking leaves open): neither side can be checked.
+    INCONSISTENT_DATA = "inconsistent_data"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What the driver learns of a match (the rows are in its parts)."""
+
+    match_id: str
+    state: MatchState
+    error: str
+    seconds: float
+    n_incidents: int
+
+
+def warm() -> None:
+    """Import the loading and auditing code (about a second) once per worker, not per match."""
+    import varroom.audit.run  # noqa: F401
+    import varroom.audit.tracking  # noqa: F401
+    import varroom.match  # noqa: F401
+
+
+@cache
+def settings_json() -> str:
+    """The settings every match is audited with, as recorded beside its results."""
+    from varroom.engine.judge import DEFAULT_SETTINGS
+    from varroom.engine.policy import STANDARD_POLICIES
+
+    return json.dumps(
+        {
+            "law": DEFAULT_SETTINGS.to_dict(),
+            "policy": "ifab",
+            "policies": [str(policy) for policy in STANDARD_POLICIES],
+        },
+        sort_keys=True,
+    )
+
+
+@cache
+def varroom_version() -> str:
+    return version("varroom")
+
+
+def inputs_hash(entry: MatchEntry) -> str:
+    """A hash of the provider, every file's role and content (a missing file hashes as
+    missing: it fails when audited)."""
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(entry.provider.encode())
+    for role, path in entry.all_files():
+        digest.update(f"\0{role}\0".encode())
+        try:
+            with path.open("rb") as stream:
+                while block := stream.read(_HASH_BLOCK):
+                    digest.update(block)
+        except OSError as error:
+            digest.update(f"\0unreadable {error.errno}".encode())
+    return digest.hexdigest()
+
+
+def match_key(inputs: str) -> str:
+    """What decides whether a stored result is still good: inputs, settings and version."""
+    text = f"{inputs}\0{settings_json()}\0{varroom_version()}"
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+
+def run_match(entry: MatchEntry, out: Path, inputs: str) -> Outcome:
+    """Load, audit and store one match; a failure is stored as the match's state."""
+    start = time.perf_counter()
+    key = match_key(inputs)
+    try:
+        incidents = audit_rows(entry, key)
+        state, error = MatchState.OK, ""
+    except VarroomError as failure:
+        incidents, state, error = [], MatchState.FAILED, str(failure)
+    except Exception as failure:  # a bug or a library's error: this match alone fails
+        incidents, state = [], MatchState.FAILED
+        error = " ".join(f"{type(failure).__name__}: {failure}".split())
+    seconds = time.perf_counter() - start
+    store.write_match(
+        out, entry.match_id, match_row(entry, inputs, state, error, seconds, incidents), incidents
+    )
+    return Outcome(entry.match_id, state, error, seconds, len(incidents))
+
+
+def match_row(
+    entry: MatchEntry,
+    inputs: str,
+    state: MatchState,
+    error: str,
+    seconds: float,
+    incidents: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """The match's row of matches.parquet."""
+    return {
+        "match_id": entry.match_id,
+        "competition": entry.competition,
+        "season": entry.season,
+        "referee": entry.referee,
+        "provider": entry.provider,
+        "state": state.value,
+        "error": error,
+        "seconds": seconds,
+        "n_incidents": sum(1 for row in incidents if row["status"] is not None),
+        "n_official_calls": sum(1 for row in incidents if row["official_call"]),
+        "varroom_version": varroom_version(),
+        "settings": settings_json(),
+        "inputs": inputs,
+        "key": match_key(inputs),
+        "worker": f"{socket.gethostname()}:{os.getpid()}",
+        "worker_peak_mb": peak_memory_mb(),
+    }
+
+
+def peak_memory_mb() -> float:
+    """This process's peak resident memory (0 where the platform does not say)."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return 0.0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1 << 20) if sys.platform == "darwin" else peak / 1024
+
+
+def audit_rows(entry: MatchEntry, key: str) -> list[dict[str, Any]]:
+    """The match's incident rows: every engine incident, every undecidable phase and every
+    official call the engine did not make, in time order."""
+    from varroom.audit.run import audit_match
+    from varroom.match import load_match
+
+    match = load_match(entry.provider, fast=True, **entry.file_arguments())
+    if entry.official_calls is not None:
+        match = dataclasses.replace(
+            match, events=(*match.events, *read_official_calls(entry.official_calls))
+        )
+    audit = audit_match(match)
+    return incident_rows(entry, key, match, audit)
+
+
+def read_official_calls(path: Path) -> tuple[Any, ...]:
+    """varroom's CSV of the officials' offside calls (period, t_s, team, player), as offside
+    events."""
+    from varroom.match import EventKind, MatchEvent
+
+    try:
+        with path.open(newline="", encoding="utf-8") as stream:
+            table = list(csv.DictReader(stream))
+    except (OSError, UnicodeDecodeError, csv.Error) as error:
+        raise DataError(path, f"cannot read the official calls: {error}") from None
+    calls = []
+    for number, row in enumerate(table, start=2):
+        try:
+            period, t_s = int(row["period"]), float(row["t_s"])
+        except (KeyError, TypeError, ValueError):
+            raise DataError(path, "period and t_s must be numbers", f"row {number}") from None
+        calls.append(
+            MatchEvent(
+                t_s,
+                period,
+                row.get("team") or None,
+                row.get("player") or None,
+                EventKind.OFFSIDE,
+                True,
+                "official offside call",
+            )
+        )
+    return tuple(calls)
+
+
+def incident_rows(
+    entry: MatchEntry, key: str, match: MatchTracking, audit: Audit
+) -> list[dict[str, Any]]:
+    team_name = {team.id: team.name for team in match.teams}
+    paired = dict(audit.agreement.both)
+    base = {
+        "match_id": entry.match_id,
+        "competition": entry.competition,
+        "season": entry.season,
+        "referee": entry.referee or None,
+        "kind": KIND_OFFSIDE,
+        "key": key,
+    }
+
+    def judged(incident: Incident, agreement: Agreement, called: bool) -> dict[str, Any]:
+        verdict = incident.verdict
+        spread = verdict.uncertainty
+        return {
+            **base,
+            "status": verdict.status.value,
+            "offender": verdict.offender,
+            "team": team_name.get(incident.team, incident.team),
+            "team_id": incident.team,
+            "margin_m": verdict.margin_m,
+            "probability": None if spread is None else spread.probability,
+            "class": None if spread is None else spread.confidence_class.value,
+            "period": incident.period,
+            "t_s": incident.t_s,
+            "official_call": called,
+            "agreement": agreement.value,
+            "reason": verdict.reason,
+            "policies": json.dumps(
+                {name: status.value for name, status in verdict.policy_outcomes.items()}
+            ),
+        }
+
+    rows = [
+        judged(i, Agreement.AGREED if k in paired else Agreement.ENGINE_ONLY, k in paired)
+        for k, i in enumerate(audit.incidents)
+    ]
+    rows += [judged(i, Agreement.INCONSISTENT_DATA, False) for i in audit.undecidable]
+    for index in audit.agreement.official_only:
+        call = audit.official_calls[index]
+        rows.append(
+            {
+                **base,
+                "status": None,
+                "offender": call.player,
+                "team": None if call.team is None else team_name.get(call.team, call.team),
+                "team_id": call.team,
+                "margin_m": None,
+                "probability": None,
+                "class": None,
+                "period": call.period,
+                "t_s": call.t_s,
+                "official_call": True,
+                "agreement": Agreement.OFFICIALS_ONLY.value,
+                "reason": None,
+                "policies": None,
+            }
+        )
+    return sorted(rows, key=lambda row: (row["period"], row["t_s"]))

@@ -1,0 +1,63 @@
+"""The queue: situations in (JSON, judged at once), the queue and one incident out."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request, Response
+from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
+
+from varroom.serve.dependencies import RoomDep, SituationId, facts_tag
+from varroom.serve.errors import ApiError
+from varroom.serve.json_input import read_json
+from varroom.serve.schemas import SITUATION_SCHEMA, responses
+from varroom.serve.service.display import safe_name
+
+router = APIRouter(tags=["queue"])
+
+BRIEF = ("id", "title", "source_name", "status", "summary", "verdict", "created_at", "decided")
+
+
+@router.post(
+    "/api/situations",
+    status_code=201,
+    responses=responses(413, 415, 422),
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": SITUATION_SCHEMA}},
+        }
+    },
+)
+async def add_situation(
+    request: Request,
+    room: RoomDep,
+    filename: Annotated[str | None, Query(max_length=300, description="for display only")] = None,
+) -> JSONResponse:
+    """Queue a situation (format version 1) and judge it: 201 with its id and verdict."""
+    content_type = request.headers.get("content-type", "application/json").split(";")[0].strip()
+    if content_type != "application/json" and not content_type.endswith("+json"):
+        raise ApiError(415, "send the situation as application/json")
+    data = read_json(await request.body())
+    detail = await run_in_threadpool(room.queue.add, data, safe_name(filename))
+    return JSONResponse(
+        {k: detail[k] for k in BRIEF},
+        status_code=201,
+        headers={"location": f"/api/situations/{detail['id']}"},
+    )
+
+
+@router.get("/api/situations", responses=responses())
+def list_situations(room: RoomDep) -> list[dict[str, Any]]:
+    """The queue, newest first: title, status, verdict summary, decided or not."""
+    return room.queue.listing()
+
+
+@router.get("/api/situations/{situation_id}", responses=responses(404, 422))
+def get_situation(situation_id: SituationId, room: RoomDep, response: Response) -> dict[str, Any]:
+    """One incident: the situation, the facts set, the verdict now and the engine's own.
+    Its ETag names the facts' version: send it as If-Match with facts and decisions."""
+    detail = room.queue.detail(situation_id)
+    response.headers["etag"] = facts_tag(detail["facts_version"])
+    return detail

@@ -1,0 +1,96 @@
+"""What the queue and the log show of a situation and its verdict: titles, names, margins."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from varroom.engine.explain import distance
+from varroom.serve.schemas import HIDDEN
+
+CALLS = {"offence": "OFFSIDE", "no_offence": "NO OFFENCE", "undecidable": "UNDECIDABLE"}
+# What a reader cannot see as sent (controls, bidi, invisible characters), and lone
+# surrogates (a multipart file name can carry them): shown as spaces.
+_NOT_SHOWN = re.compile(f"{HIDDEN.pattern[:-1]}\ud800-\udfff]")
+
+
+def clean(text: str, limit: int) -> str:
+    """Text for display: what cannot be seen as spaces, trimmed, at most `limit` characters."""
+    return _NOT_SHOWN.sub(" ", text).strip()[:limit]
+
+
+def names_of(situation: Mapping[str, Any]) -> dict[str, str]:
+    out = {}
+    for player in situation["players"]:
+        name = player.get("name")
+        number = player.get("number")
+        shown = clean(name, 80) if isinstance(name, str) else ""
+        out[player["id"]] = shown or (f"number {number}" if number is not None else player["id"])
+    return out
+
+
+def margin_text(margin_m: float | None) -> str:
+    """A margin with its sign (+ beyond the line), in the engine's words (`explain.distance`)."""
+    if margin_m is None:
+        return ""
+    text = distance(margin_m)
+    if text == "0 cm":
+        return "\u00b10 cm"
+    return ("+" if margin_m > 0 else "\u2212") + text
+
+
+def summary(verdict: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, Any]:
+    """What the queue and the log show of a verdict."""
+    status = verdict["status"]
+    player = verdict.get("offender") or verdict.get("nearest_attacker")
+    margin = verdict.get("margin_m")
+    label = CALLS[status]
+    if player is not None and margin is not None:
+        label += f" \u00b7 {names.get(player, player)} {margin_text(margin)}"
+    return {
+        "status": status,
+        "call": CALLS[status],
+        "offender": verdict.get("offender"),
+        "player": player,
+        "player_name": names.get(player, player) if player else None,
+        "margin_m": margin,
+        "margin_text": margin_text(margin),
+        "label": label,
+    }
+
+
+def title_of(situation: Mapping[str, Any], source_name: str | None) -> str:
+    meta = situation.get("meta")
+    meta = meta if isinstance(meta, dict) else {}
+    for key in ("title", "match"):
+        value = meta.get(key)
+        if isinstance(value, str) and value.strip():
+            minute = meta.get("minute")
+            if key == "match" and isinstance(minute, str | int) and str(minute).strip():
+                minute = str(minute).strip()
+                mark = "'" if re.fullmatch(r"\d+(\+\d+)?", minute) else ""
+                return clean(f"{value} \u00b7 {minute}{mark}", 300)
+            return clean(value, 300)
+    if source_name:
+        return source_name
+    description = meta.get("description")
+    if isinstance(description, str) and description.strip():
+        return clean(description, 120)
+    return "Situation"
+
+
+def safe_name(filename: str | None) -> str | None:
+    """A file name for display only: never a path, never used to open anything."""
+    if not filename:
+        return None
+    name = re.split(r"[\\/]", filename)[-1]
+    name = clean(name, 200)
+    return name or None
+
+
+def attacking_team(data: Mapping[str, Any]) -> str:
+    attack = data.get("attack")
+    if isinstance(attack, dict) and isinstance(attack.get("team"), str):
+        return str(attack["team"])
+    return str(data["players"][0]["team"])

@@ -1,0 +1,45 @@
+"""The decision log as CSV: one row per entry, facts as JSON in the last column."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+COLUMNS = (
+    "id",
+    "created_at",
+    "situation_id",
+    "situation_title",
+    "reviewer",
+    "decision",
+    "outcome",
+    "engine_status",
+    "engine_offender",
+    "margin_m",
+    "duration_s",
+    "corrects",
+    "client_ref",
+    "note",
+    "facts",
+)
+
+
+def decisions_csv(entries: Iterable[Mapping[str, Any]]) -> str:
+    """The entries (as `DecisionLog.entries` gives them) as CSV text, CRLF line ends."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(COLUMNS)
+    for entry in entries:
+        entry = {**entry, "facts": json.dumps(entry["facts"], separators=(",", ":"))}
+        writer.writerow([csv_cell(entry[c]) for c in COLUMNS])
+    return out.getvalue()
+
+
+def csv_cell(value: Any) -> Any:
+    """Spreadsheets run cells that start with = + - @: quote text ones (numbers stay numbers)."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return "" if value is None else value

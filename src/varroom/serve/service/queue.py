@@ -1,0 +1,177 @@
+"""The queue: situations come in (uploaded, or found by an audit), judged; the queue goes out."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import sqlalchemy as sa
+
+from varroom.serve import db, json_input
+from varroom.serve.facts import describe_changes, original_facts, play_kind
+from varroom.serve.service.decisions import conflicted
+from varroom.serve.service.display import (
+    attacking_team,
+    names_of,
+    safe_name,
+    summary,
+    title_of,
+)
+from varroom.serve.service.judging import judge_dict
+from varroom.serve.service.store import Store, now
+
+
+class Queue:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def add(
+        self,
+        data: Any,
+        source_name: str | None,
+        origin: str = "upload",
+        audit_id: str | None = None,
+    ) -> dict[str, Any]:
+        """Check and judge a situation, then queue it: its detail, as `detail` answers."""
+        json_input.check(data)
+        source_name = safe_name(source_name)
+        verdict, _ = judge_dict(data, source_name or "situation")
+        stamp = now()
+        row = {
+            "created_at": stamp,
+            "updated_at": stamp,
+            "title": title_of(data, source_name),
+            "source_name": source_name,
+            "origin": origin,
+            "audit_id": audit_id,
+            "situation_json": json.dumps(data, ensure_ascii=False),
+            "facts_json": json.dumps(original_facts(data)),
+            "facts_version": 0,
+            "engine_verdict_json": json.dumps(verdict, ensure_ascii=False),
+            "verdict_json": json.dumps(verdict, ensure_ascii=False),
+            "summary_json": json.dumps(summary(verdict, names_of(data)), ensure_ascii=False),
+            "status": verdict["status"],
+        }
+        with self.store.write_lock, self.store.engine.begin() as conn:
+            new_id = conn.execute(
+                sa.insert(db.situations).values(**row).returning(db.situations.c.id)
+            ).scalar_one()
+        return self.detail(new_id)
+
+    def listing(self, limit: int = 500) -> list[dict[str, Any]]:
+        """The queue, newest first, with the last decision on each."""
+        s, d = db.situations, db.decisions
+        last = (
+            sa.select(
+                d.c.situation_id, sa.func.max(d.c.id).label("last_id"), sa.func.count().label("n")
+            )
+            .group_by(d.c.situation_id)
+            .subquery()
+        )
+        query = (
+            sa.select(
+                s.c.id,
+                s.c.title,
+                s.c.source_name,
+                s.c.origin,
+                s.c.created_at,
+                s.c.status,
+                s.c.summary_json,
+                s.c.facts_version,
+                last.c.n,
+                d.c.outcome,
+                d.c.reviewer,
+            )
+            .outerjoin(last, last.c.situation_id == s.c.id)
+            .outerjoin(d, d.c.id == last.c.last_id)
+            .order_by(s.c.id.desc())
+            .limit(limit)
+        )
+        with self.store.engine.connect() as conn:
+            rows = conn.execute(query).all()
+            disputed = conflicted(conn, [r.id for r in rows if r.n and r.n > 1])
+        return [
+            {
+                "id": r.id,
+                "title": r.title,
+                "source_name": r.source_name,
+                "origin": r.origin,
+                "created_at": r.created_at,
+                "status": r.status,
+                "verdict": json.loads(r.summary_json),
+                "facts_version": r.facts_version,
+                "decided": bool(r.n),
+                "decisions": r.n or 0,
+                "conflict": r.id in disputed,
+                "last_decision": None
+                if not r.n
+                else {"outcome": r.outcome, "reviewer": r.reviewer},
+            }
+            for r in rows
+        ]
+
+    def require(self, situation_id: int) -> None:
+        """A 404 unless the situation is in the queue."""
+        with self.store.engine.connect() as conn:
+            self.store.situation_row(conn, situation_id)
+
+    def detail(self, situation_id: int) -> dict[str, Any]:
+        """One incident: the situation, the facts set, the verdict now and the engine's own."""
+        with self.store.engine.connect() as conn:
+            row = self.store.situation_row(conn, situation_id)
+            decided = conn.execute(
+                sa.select(sa.func.count()).where(db.decisions.c.situation_id == situation_id)
+            ).scalar_one()
+            conflict = bool(decided > 1 and conflicted(conn, [situation_id]))
+        data = json.loads(row.situation_json)
+        facts = json.loads(row.facts_json)
+        names = names_of(data)
+        verdict = json.loads(row.verdict_json)
+        engine_verdict = json.loads(row.engine_verdict_json)
+        attacking = attacking_team(data)
+        return {
+            "id": row.id,
+            "title": row.title,
+            "source_name": row.source_name,
+            "origin": row.origin,
+            "audit_id": row.audit_id,
+            "created_at": row.created_at,
+            "updated_at": row.updated_at,
+            "status": row.status,
+            "decided": bool(decided),
+            "decisions": decided,
+            "conflict": conflict,
+            "facts_version": row.facts_version,
+            "facts": facts,
+            "changes": describe_changes(data, facts, names),
+            "verdict": verdict,
+            "summary": json.loads(row.summary_json),
+            "engine_verdict": engine_verdict,
+            "engine_summary": summary(engine_verdict, names),
+            "players": [
+                {
+                    "id": p["id"],
+                    "name": names[p["id"]],
+                    "number": p.get("number"),
+                    "team": p["team"],
+                    "goalkeeper": bool(p.get("goalkeeper", False)),
+                    "attacking": p["team"] == attacking,
+                }
+                for p in data["players"]
+            ],
+            "touches": [
+                {
+                    "index": i,
+                    "t": t["t"],
+                    "player": t.get("player"),
+                    "action": t["action"],
+                    "kind": play_kind(t["action"]),
+                    "settable": t.get("player") is not None and play_kind(t["action"]) is not None,
+                    "on_pitch": sorted(t["positions"]),
+                }
+                for i, t in enumerate(data["touches"])
+            ],
+            "on_field": data.get("on_field"),
+            "meta": data.get("meta") if isinstance(data.get("meta"), dict) else {},
+            "situation": data,
+        }

@@ -1,0 +1,39 @@
+"""The automatic landmark suggestion (OpenCV, the `still` extra) on a committed synthetic
+still whose camera is known."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from varroom.still.judge import still_verdict
+from varroom.synthetic.stills import EXAMPLE_SCENES, marks
+
+cv2 = pytest.importorskip("cv2")
+
+from varroom.still.suggest import suggest_landmarks  # noqa: E402
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "still"
+
+
+def test_suggested_landmarks_lie_on_the_true_ones_and_judge_the_still():
+    still = EXAMPLE_SCENES[0]
+    image = np.asarray(Image.open(EXAMPLES / f"{still.name}.png").convert("RGB"))
+    suggestion = suggest_landmarks(image)
+    assert suggestion is not None
+    assert len(suggestion.landmarks) >= 8
+    for (x, y), pixel in suggestion.landmarks:
+        truth = still.camera.project([(x, y)])[0]
+        assert np.hypot(*(np.array(pixel) - truth)) < 5.0, (x, y)
+    data = {**marks(still), "landmarks": suggestion.to_json()}
+    verdict = still_verdict(data, still.camera.size).verdict
+    assert verdict.margin_m == pytest.approx(still.margin_m, abs=0.08)
+
+
+def test_a_picture_without_pitch_lines_gets_no_suggestion():
+    grass = np.zeros((540, 960, 3), np.uint8)
+    grass[...] = (60, 140, 60)
+    assert suggest_landmarks(grass) is None
