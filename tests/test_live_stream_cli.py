@@ -339,26 +339,14 @@ TOKEN = "live-test-token"
 
 @contextmanager
 def room(data: Path) -> Iterator[str]:
-    """A review room served by uvicorn in a thread, on a free loopback port."""
-    uvicorn = pytest.importorskip("uvicorn")
+    """A review room with a token, served in a thread on a free loopback port."""
+    pytest.importorskip("uvicorn")
+    from serve_in_thread import serve_in_thread
+
     from varroom.serve import create_app
 
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(
-        uvicorn.Config(create_app(None, TOKEN, data), log_level="warning", lifespan="on")
-    )
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-        sock.close()
+    with serve_in_thread(create_app(None, TOKEN, data)) as url:
+        yield url
 
 
 def _get(url: str) -> Any:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
+from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, Response
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from varroom.serve.dependencies import RoomDep, SituationId, facts_tag
@@ -45,6 +48,30 @@ async def add_situation(
         {k: detail[k] for k in BRIEF},
         status_code=201,
         headers={"location": f"/api/situations/{detail['id']}"},
+    )
+
+
+EVENTS_CHECK_S = 0.05  # how often the event stream looks at the queue (in memory: no query)
+EVENTS_STREAM_S = 25.0  # a stream ends after this; the browser's EventSource reconnects
+
+
+@router.get("/api/events", responses=responses())
+async def events(request: Request, room: RoomDep) -> StreamingResponse:
+    """Server-sent events: `queue` the moment a situation joins the queue (an upload, an
+    audit, a live alert), so that an open page shows it at once without polling."""
+
+    async def stream() -> AsyncIterator[str]:
+        seen = room.queue.version
+        yield "retry: 1000\n\n"
+        until = time.monotonic() + EVENTS_STREAM_S
+        while time.monotonic() < until and not await request.is_disconnected():
+            if room.queue.version != seen:
+                seen = room.queue.version
+                yield f"event: queue\ndata: {seen}\n\n"
+            await asyncio.sleep(EVENTS_CHECK_S)
+
+    return StreamingResponse(
+        stream(), media_type="text/event-stream", headers={"cache-control": "no-cache"}
     )
 
 

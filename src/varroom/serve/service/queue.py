@@ -24,6 +24,9 @@ from varroom.serve.service.store import Store, now
 class Queue:
     def __init__(self, store: Store) -> None:
         self.store = store
+        # Counts the situations queued since the room started: the page's event stream
+        # (GET /api/events) tells it the moment this moves.
+        self.version = 0
 
     def add(
         self,
@@ -56,6 +59,7 @@ class Queue:
             new_id = conn.execute(
                 sa.insert(db.situations).values(**row).returning(db.situations.c.id)
             ).scalar_one()
+        self.version += 1
         return self.detail(new_id)
 
     def listing(self, limit: int = 500) -> list[dict[str, Any]]:

@@ -982,6 +982,12 @@ function init() {
 
   setInterval(tick, 100);
   setInterval(() => { if (!document.hidden) loadQueue(); }, 5000);
+  // The room says the moment a situation is queued (a live alert, an audit's incident): the
+  // queue shows it at once. EventSource sends no Authorization header: a room with a token
+  // keeps to the poll above.
+  if (!state.token && window.EventSource) {
+    new EventSource("/api/events").addEventListener("queue", () => loadQueue());
+  }
   loadQueue().then(() => {
     const id = Number(location.hash.slice(1));
     if (id) openIncident(id);
