@@ -22,7 +22,9 @@ def test_lists_every_example_and_the_sample(run_cli: Any) -> None:
     result = run_cli("examples")
     assert result.exit_code == 0
     listed = [line.split()[0] for line in result.output.splitlines() if line.startswith("  ")]
-    expected = [f"examples/{p.name}" for p in sorted(EXAMPLES.glob("*.json"))]
+    # Depth first in name order: subfolders (penalty/, ball-line/, still/) where they sort.
+    found = sorted(EXAMPLES.rglob("*.json"), key=lambda p: p.relative_to(ROOT).parts)
+    expected = [p.relative_to(ROOT).as_posix() for p in found]
     assert listed[: len(expected)] == expected
     assert listed[len(expected) :] == ["samples/statsbomb-euro2020-turkey-italy/"]
     kane = json.loads((EXAMPLES / "tottenham-sporting-2022-kane.json").read_text("utf-8"))

@@ -32,11 +32,11 @@ FACTS = st.fixed_dictionaries(
 @st.composite
 def kicks(draw: st.DrawFn) -> dict[str, Any]:
     left, right = draw(HEEL), draw(HEEL)
-    keeper = {
-        "x": FRONT_EDGE - 0.2,
-        "y": draw(st.floats(-3.0, 3.0)),
-        "parts": keeper_feet(FRONT_EDGE + left, FRONT_EDGE + right),
-    }
+    y = draw(st.floats(-3.0, 3.0))
+    feet = keeper_feet(FRONT_EDGE + left, FRONT_EDGE + right)
+    for part in feet.values():
+        part[1] += y  # the feet stand under the goalkeeper, wherever along the line he is
+    keeper = {"x": FRONT_EDGE - 0.2, "y": y, "parts": feet}
     others = {
         "reyes": (ATTACK, draw(SPOT)),
         "okafor": (ATTACK, (31.0, 6.0)),
@@ -65,8 +65,12 @@ def test_moving_the_goalkeepers_feet_back_never_makes_an_offence(
     data = mirrored(data) if towards_minus_x else data
     before = judged(data)
     moved = copy.deepcopy(data)
-    for name, part in moved["positions"]["brandt"]["parts"].items():
+    keeper = moved["positions"]["brandt"]
+    for name, part in keeper["parts"].items():
         part[0] += sign * (back_left if name.startswith("left") else back_right)
+    # The body moves with its feet, as a real goalkeeper's would (a foot more than 2.5 m from
+    # its player is refused as bad input).
+    keeper["x"] += sign * (back_left + back_right) / 2
     after = judged(moved)
     assert before.keeper_measure is not None and after.keeper_measure is not None
     assert after.keeper_measure.margin_m <= before.keeper_measure.margin_m + 1e-12

@@ -69,11 +69,23 @@ def shipped_files(root: Traversable | None = None) -> list[Shipped]:
     return found
 
 
-def _law(source: Traversable) -> str:
-    """The Law paragraphs an example shows, from its `meta.law`."""
-    meta = json.loads(source.read_text(encoding="utf-8")).get("meta", {})
-    law = meta.get("law", "") if isinstance(meta, dict) else ""
-    return law if isinstance(law, str) else ""
+# What each kind of example file is for, when its `meta` names no Law paragraph.
+_KIND_LABEL = {
+    "penalty_kick": "Law 14, a penalty kick",
+    "ball_line": "Laws 9 and 10, the ball over the line",
+    "still_marks": "marks on a broadcast still, for varroom still",
+}
+
+
+def _label(source: Traversable) -> str:
+    """What an example shows: its `meta.law`, else what its kind is for."""
+    document = json.loads(source.read_text(encoding="utf-8"))
+    meta = document.get("meta", {}) if isinstance(document, dict) else {}
+    law = meta.get("law") if isinstance(meta, dict) else None
+    if isinstance(law, str) and law:
+        return f"Law {law}"
+    kind = document.get("kind") if isinstance(document, dict) else None
+    return _KIND_LABEL.get(kind, "") if isinstance(kind, str) else ""
 
 
 def copy_examples(target: Path, items: list[Shipped]) -> list[Path]:
@@ -122,9 +134,9 @@ def examples(copy_to: Path | None) -> None:
     situations = [
         i for i in items if i.relative.parts[0] == "examples" and i.relative.suffix == ".json"
     ]
-    click.echo(f"Situations, for varroom check (in {root / 'examples'}):")
+    click.echo(f"Examples, for varroom check and varroom still (in {root / 'examples'}):")
     for item in situations:
-        click.echo(f"  examples/{item.relative.name}  [Law {_law(item.source)}]")
+        click.echo(f"  {item.relative}  [{_label(item.source)}]")
     samples = sorted({i.relative.parts[1] for i in items if i.relative.parts[0] == "samples"})
     click.echo(f"Match samples, for varroom audit (in {root / 'samples'}; each with its licence):")
     for sample in samples:

@@ -362,7 +362,7 @@ def _player_dict(player: Player) -> dict[str, Any]:
     if player.name:
         out["name"] = player.name
     if player.number is not None:
-        out["number"] = player.number
+        out["number"] = int(player.number)  # a match's players may carry numpy integers
     return out
 
 
@@ -371,7 +371,7 @@ def _touch_dict(touch: Touch) -> dict[str, Any]:
         "t": touch.t_s,
         "player": touch.player,
         "action": touch.action.value,
-        "ball": list(touch.ball_m),
+        "ball": [float(value) for value in touch.ball_m],
         "positions": {pid: _position_dict(pos) for pid, pos in touch.positions.items()},
     }
     if touch.involvement:
@@ -380,7 +380,7 @@ def _touch_dict(touch: Touch) -> dict[str, Any]:
             for i in touch.involvement
         ]
     if any(touch.ball_v_mps):
-        out["ball_v"] = list(touch.ball_v_mps)
+        out["ball_v"] = [float(value) for value in touch.ball_v_mps]
     if touch.view is not None:
         out["view"] = {"area": [list(corner) for corner in touch.view.area_m]}
     return out
@@ -398,7 +398,7 @@ def _position_dict(position: Position) -> dict[str, Any]:
     if position.off_field is not None:
         out["off_field"] = position.off_field.value
     if any(position.v_mps):
-        out["v"] = list(position.v_mps)
+        out["v"] = [float(value) for value in position.v_mps]
     return out
 
 

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 from varroom.audit.model import clock
 from varroom.errors import InputError
-from varroom.formats.situation_write import situation_to_dict
+from varroom.formats.situation_json import situation_to_dict
 from varroom.live.follower import Alert, Counts, LiveFollower
 from varroom.live.stream import End, Header, LineError, StreamReader, read_items
 

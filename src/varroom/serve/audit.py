@@ -22,7 +22,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from varroom.formats.situation_write import situation_to_dict
+from varroom.formats.situation_json import situation_to_dict
 from varroom.model.situation import Situation
 
 Progress = Callable[[float], None]
