@@ -341,6 +341,8 @@ def test_the_audit_form_asks_for_the_files_of_the_provider_chosen(
         page, errors = _page(browser)
         page.goto(url)
         page.click("#open-audit")
+        # The providers come from GET /api/config: wait for them, not for a fixed time.
+        sync_api.expect(page.locator("#audit-provider option[value='tracab']")).to_be_attached()
         options = page.locator("#audit-provider option").all_inner_texts()
         assert "tracab" in options and "synthetic" not in options
         rows = "#audit-files .audit-role"
@@ -358,7 +360,9 @@ def test_the_audit_form_asks_for_the_files_of_the_provider_chosen(
 ENCROACHED = ROOT / "examples" / "penalty" / "encroachment-without-impact-not-penalised-goal.json"
 
 
-def test_a_penalty_kick_is_shown_refacted_and_decided(browser: Any, tmp_path: Path) -> None:
+def test_a_penalty_kick_is_shown_refacted_and_decided(
+    browser: Any, tmp_path: Path, shots: Path
+) -> None:
     app = _app(None, None, tmp_path / "data", prewarm_render=True)
     sid = app.state.room.queue.add(__import__("json").loads(ENCROACHED.read_text()), "pk.json")[
         "id"
@@ -386,6 +390,8 @@ def test_a_penalty_kick_is_shown_refacted_and_decided(browser: Any, tmp_path: Pa
         sync_api.expect(call).to_have_text("RETAKE")
         sync_api.expect(page.locator("#changed-list")).to_contain_text("Luis Reyes encroached")
         sync_api.expect(offences.first).to_contain_text("(penalised)")
+        page.wait_for_selector("#picture-frame:not(.loading)", timeout=PICTURE_S)
+        page.screenshot(path=str(shots / "review-room-penalty.png"))
         page.click("#decide-confirm")
         row = page.locator("#incident-log tr").first
         sync_api.expect(row).to_contain_text("RETAKE")

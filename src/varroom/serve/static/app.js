@@ -278,6 +278,7 @@ function renderIncident() {
   const penalty = d.kind === "penalty_kick";
   for (const el of document.querySelectorAll(".offside-only")) el.hidden = penalty;
   for (const el of document.querySelectorAll(".penalty-only")) el.hidden = !penalty;
+  document.querySelector(".decide-buttons").classList.toggle("penalty", penalty);
   renderVerdict();
   renderChanged();
   if (penalty) {
@@ -351,6 +352,8 @@ function renderVerdict() {
     note = first ? OFFENCE_WORDS(first.what) : s.margin_m !== null && s.margin_m !== undefined ? "goalkeeper against his line" : "";
   } else if (s.margin_m !== null && s.margin_m !== undefined) {
     if (v.status === "offence") note = "beyond the offside line";
+    // Undecidable: the line is drawn from the players seen, and unseen ones could move it.
+    else if (v.status === "undecidable") note = s.margin_m > 0 ? "beyond the line of the players seen" : "onside of the players seen";
     else if (s.margin_m > 0) note = "in an offside position, no offence";
     else note = "onside (nearest attacker)";
   }
