@@ -426,7 +426,8 @@ def test_decisions_are_appended_and_exported(room: TestClient) -> None:
     assert second["outcome"] == "no_offence"
     assert second["engine_status"] == "no_offence"
     assert second["facts"]["plays"] == facts["plays"]
-    assert room.get(f"/api/situations/{sid}").json()["status"] == "no_offence"
+    # The entry's facts are its own: the incident's stay until POST .../facts changes them.
+    assert room.get(f"/api/situations/{sid}").json()["status"] == "offence"
     third = room.post(
         f"/api/situations/{other}/decisions",
         json={"reviewer": "=cmd|' /C calc'!A0", "decision": "offside", "duration_s": 9},
@@ -805,25 +806,12 @@ def test_the_room_works_again_after_its_lifespan_ends(tmp_path: Path) -> None:
             assert wait_for(client, response.json()["id"])["state"] == "done"
 
 
-@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.json")), ids=lambda p: p.stem)
-def test_a_situation_written_back_as_json_reads_as_the_same(path: Path) -> None:
-    from varroom.formats.situation_json import situation_from_dict
-    from varroom.serve.audit import situation_to_dict
-
-    situation = load_situation(path)
-    data = json.loads(json.dumps(situation_to_dict(situation)))
-    again = situation_from_dict(data, "again")
-    assert again == situation
-    assert varroom.judge(again).to_dict() == varroom.judge(situation).to_dict()
-
-
 def test_the_default_runner_loads_the_match_and_queues_what_the_audit_finds(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import types
-
     import varroom.audit.run
     import varroom.match
+    from varroom.audit.model import Agreement, Audit, Incident, IncidentSource
 
     kane = dataclasses.replace(load_situation(KANE), meta={})  # what the audit knows is added
     loaded: dict[str, Any] = {}
@@ -836,14 +824,16 @@ def test_the_default_runner_loads_the_match_and_queues_what_the_audit_finds(
         assert match == "the match" and set(files) == {"raw_data", "meta_data"}
         progress(1, 2, "first half")
         progress(2, 2, "second half")
-        incident = types.SimpleNamespace(
-            situation=kane,
+        incident = Incident(
             period=2,
             t_s=2753.4,
-            source=types.SimpleNamespace(value="tracking"),
+            team=kane.attacking_team,
+            situation=kane,
+            verdict=varroom.judge(kane),
+            source=IncidentSource.TRACKING,
             chain_confidence=0.8,
         )
-        return types.SimpleNamespace(match="TOT v SCP", incidents=(incident,), undecidable=())
+        return Audit("TOT v SCP", (incident,), (), (), Agreement((), (0,), ()))
 
     monkeypatch.setattr(varroom.match, "load_match", load_match)
     monkeypatch.setattr(varroom.audit.run, "audit_match", audit_match)
@@ -869,44 +859,74 @@ def test_the_default_runner_loads_the_match_and_queues_what_the_audit_finds(
         assert detail["origin"] == "audit" and detail["audit_id"] == done["id"]
         assert detail["verdict"] == varroom.judge(kane).to_dict()
         assert detail["title"] == "TOT v SCP \u00b7 2H 45:53"
-        assert detail["meta"]["source"] == "match audit (tracking)"
-        assert detail["meta"]["chain_confidence"] == 0.8
+        assert detail["meta"]["audit"]["source"] == "tracking"
+        assert detail["meta"]["audit"]["chain_confidence"] == 0.8
 
 
-STATSBOMB = ROOT.parent / "shared" / "data" / "statsbomb-360-euro2020-3788741"
+SAMPLE = ROOT / "samples" / "statsbomb-euro2020-turkey-italy"
+SAMPLE_FILES = {
+    "event_data": SAMPLE / "statsbomb_3788741_event.json",
+    "lineup_data": SAMPLE / "statsbomb_3788741_lineup.json",
+    "three_sixty_data": SAMPLE / "statsbomb_3788741_360.json",
+}
 
 
-def test_a_real_match_audit_fills_the_queue(tmp_path: Path) -> None:
+def _audit_sample(client: TestClient) -> dict[str, Any]:
+    response = client.post(
+        "/api/audits",
+        data={"provider": "statsbomb", "roles": list(SAMPLE_FILES)},
+        files=[
+            ("files", (path.name, path.read_bytes(), "application/json"))
+            for path in SAMPLE_FILES.values()
+        ],
+    )
+    assert response.status_code == 202, response.text
+    done = wait_for(client, response.json()["id"])
+    assert done["state"] == "done" and done["incidents_rejected"] == 0, done
+    return done
+
+
+def test_the_room_judges_every_audit_incident_as_the_audit_did_and_adds_none_twice(
+    tmp_path: Path,
+) -> None:
+    from varroom.audit.run import audit_match
+    from varroom.match import load_match
+
+    match = load_match("statsbomb", **SAMPLE_FILES)
+    audit = audit_match(match, files=SAMPLE_FILES)
+    found = [*audit.incidents, *audit.undecidable, *audit.penalties]
+    expected = sorted(
+        (i.period, round(i.t_s, 3), i.verdict.status.value, i.verdict.offender, i.verdict.margin_m)
+        for i in found
+    )
     app = create_app(None, None, tmp_path / "data")  # the default runner: varroom's own audit
-    names = {"event_data": "event", "lineup_data": "lineup", "three_sixty_data": "360"}
     with client_for(app) as client:
-        response = client.post(
-            "/api/audits",
-            data={"provider": "statsbomb", "roles": list(names)},
-            files=[
-                (
-                    "files",
-                    (
-                        f"{kind}.json",
-                        (STATSBOMB / f"statsbomb_3788741_{kind}.json").read_bytes(),
-                        "application/json",
-                    ),
-                )
-                for kind in names.values()
-            ],
-        )
-        assert response.status_code == 202
-        deadline = time.monotonic() + 120
-        while (audit := client.get(f"/api/audits/{response.json()['id']}").json())["state"] in (
-            "queued",
-            "running",
-        ):
-            assert time.monotonic() < deadline
-            time.sleep(0.2)
-        assert audit["state"] == "done", audit
-        assert audit["incidents_added"] > 0 and audit["incidents_rejected"] == 0
+        first = _audit_sample(client)
+        assert (first["incidents_added"], first["incidents_known"]) == (len(found), 0)
         listed = client.get("/api/situations").json()
-        assert len(listed) == audit["incidents_added"]
         assert {item["origin"] for item in listed} == {"audit"}
-        detail = client.get(f"/api/situations/{listed[-1]['id']}").json()
-        assert detail["meta"]["audit"]["status"] in ("offence", "no_offence", "undecidable")
+        shown = []
+        for item in listed:
+            detail = client.get(f"/api/situations/{item['id']}").json()
+            audited, verdict = detail["meta"]["audit"], detail["verdict"]
+            # The headline is the verdict on exactly the file the audit judged.
+            assert (verdict["status"], verdict["offender"]) == (
+                audited["status"],
+                audited["offender"],
+            ), detail["title"]
+            assert item["verdict"]["status"] == audited["status"]
+            assert verdict["margin_m"] == pytest.approx(audited["margin_m"], abs=5e-4)
+            shown.append(
+                (
+                    audited["period"],
+                    audited["t_s"],
+                    verdict["status"],
+                    verdict["offender"],
+                    verdict["margin_m"],
+                )
+            )
+        assert [s[:4] for s in sorted(shown)] == [e[:4] for e in expected]
+        # The same files again: the same incidents, none added.
+        second = _audit_sample(client)
+        assert (second["incidents_added"], second["incidents_known"]) == (0, len(found))
+        assert len(client.get("/api/situations").json()) == len(found)

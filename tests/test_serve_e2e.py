@@ -341,6 +341,8 @@ def test_the_audit_form_asks_for_the_files_of_the_provider_chosen(
         page, errors = _page(browser)
         page.goto(url)
         page.click("#open-audit")
+        # The providers come from GET /api/config: wait for them, not for a fixed time.
+        sync_api.expect(page.locator("#audit-provider option[value='tracab']")).to_be_attached()
         options = page.locator("#audit-provider option").all_inner_texts()
         assert "tracab" in options and "synthetic" not in options
         rows = "#audit-files .audit-role"
@@ -353,3 +355,92 @@ def test_the_audit_form_asks_for_the_files_of_the_provider_chosen(
             assert page.eval_on_selector_all(rows, "s => s.map(x => x.value)") == roles
         assert errors == [], errors
         page.close()
+
+
+ENCROACHED = ROOT / "examples" / "penalty" / "encroachment-without-impact-not-penalised-goal.json"
+
+
+def test_a_penalty_kick_is_shown_refacted_and_decided(
+    browser: Any, tmp_path: Path, shots: Path
+) -> None:
+    app = _app(None, None, tmp_path / "data", prewarm_render=True)
+    sid = app.state.room.queue.add(__import__("json").loads(ENCROACHED.read_text()), "pk.json")[
+        "id"
+    ]
+    with serve_in_thread(app) as url:
+        page, errors = _page(browser)
+        page.goto(f"{url}/#{sid}")
+        page.fill("#reviewer", "P. Referee")
+        page.locator("#reviewer").blur()
+        call = page.locator("#verdict-call")
+        sync_api.expect(call).to_have_text("GOAL")
+        offences = page.locator("#pk-offences li")
+        sync_api.expect(offences).to_have_count(1)
+        sync_api.expect(offences.first).to_contain_text("encroachment \u2014 Luis Reyes +2.00 m")
+        sync_api.expect(offences.first).to_contain_text("(not penalised)")
+        sync_api.expect(page.locator("#pk-cards")).to_have_text("No caution, no warning.")
+        sync_api.expect(page.locator("#reason")).not_to_be_empty()
+        # Only what a penalty kick has: no chain of touches, no offside buttons.
+        sync_api.expect(page.locator("#chain")).to_be_hidden()
+        sync_api.expect(page.locator("#decide-offside")).to_be_hidden()
+        page.wait_for_selector("#picture:not([hidden])", timeout=PICTURE_S)
+
+        # Reyes then played the ball: a fact tracking cannot see, judged again at once.
+        page.check("#pk-involved input[data-player='reyes']")
+        sync_api.expect(call).to_have_text("RETAKE")
+        sync_api.expect(page.locator("#changed-list")).to_contain_text("Luis Reyes encroached")
+        sync_api.expect(offences.first).to_contain_text("(penalised)")
+        page.wait_for_selector("#picture-frame:not(.loading)", timeout=PICTURE_S)
+        page.screenshot(path=str(shots / "review-room-penalty.png"))
+        page.click("#decide-confirm")
+        row = page.locator("#incident-log tr").first
+        sync_api.expect(row).to_contain_text("RETAKE")
+        (entry,) = httpx.get(f"{url}/api/decisions.json").json()
+        assert (entry["reviewer"], entry["outcome"]) == ("P. Referee", "retake")
+        assert entry["facts"]["penalty"]["encroacher_involved"] == ["reyes"]
+        # Overturned by the button of a penalty decision.
+        page.click(".decide-btn[data-decision='goal']")
+        sync_api.expect(page.locator("#incident-log tr").first).to_contain_text("GOAL")
+        assert errors == [], errors
+        page.close()
+
+
+# Every control Tab reaches, on an offside incident and a penalty kick.
+_FOCUS_WALK = """() => {
+  const el = document.activeElement;
+  const style = getComputedStyle(el);
+  if (!el.dataset.focusWalk) el.dataset.focusWalk = String((window.focusWalk = (window.focusWalk || 0) + 1));
+  return {
+    id: el.dataset.focusWalk,
+    name: el.id || el.dataset.decision || el.dataset.flag || el.dataset.player || el.textContent.trim().slice(0, 20),
+    tag: el.tagName,
+    visible: el.matches(':focus-visible'),
+    outline: style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 1,
+  };
+}"""
+
+
+def test_focus_is_visible_on_every_keyboard_reachable_control(browser: Any, tmp_path: Path) -> None:
+    app = _app(None, None, tmp_path / "data")
+    room = app.state.room
+    for path in (KANE, ENCROACHED):
+        room.queue.add(__import__("json").loads(path.read_text()), path.name)
+    with serve_in_thread(app) as url:
+        for sid in (1, 2):
+            page, errors = _page(browser)
+            page.goto(f"{url}/#{sid}")
+            sync_api.expect(page.locator("#incident")).to_be_visible()
+            # Round the whole page once: Tab past the last control comes back to the first.
+            seen: dict[str, dict[str, Any]] = {}
+            for _ in range(150):
+                page.keyboard.press("Tab")
+                found = page.evaluate(_FOCUS_WALK)
+                if found["id"] in seen:
+                    break
+                if found["tag"] != "BODY":
+                    seen[found["id"]] = found
+            assert len(seen) >= 10, seen  # the queue, the header, the facts, the decisions
+            unseen = [f for f in seen.values() if not (f["visible"] and f["outline"])]
+            assert unseen == [], unseen
+            assert errors == [], errors
+            page.close()

@@ -8,6 +8,7 @@ import json
 import logging
 import socket
 import stat
+import threading
 import time
 import warnings
 from collections.abc import Callable, Iterator
@@ -313,3 +314,81 @@ def test_a_stalled_body_is_408_after_the_read_timeout(tmp_path: Path) -> None:
                 answer += chunk
     assert answer.startswith(b"HTTP/1.1 408"), answer
     assert b"stalled" in answer and 0.2 < waited < 5
+
+
+FIFTY_MB = 50 * 1024 * 1024
+
+
+def _flood(url: str, target: str, content_type: str, preamble: bytes) -> tuple[bytes, int]:
+    """POST 50 MB in 1 MB chunks (no Content-Length) to a real server: (the answer, the
+    bytes sent when it came). Bounded: the answer is awaited 20 s at most."""
+    host, port = url.removeprefix("http://").rsplit(":", 1)
+    conn = socket.create_connection((host, int(port)), timeout=20)
+    conn.sendall(
+        f"POST {target} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: {content_type}\r\n"
+        "Transfer-Encoding: chunked\r\n\r\n".encode()
+        + f"{len(preamble):x}\r\n".encode()
+        + preamble
+        + b"\r\n"
+    )
+    piece = b"100000\r\n" + b" " * 0x100000 + b"\r\n"
+    sent = [0]
+
+    def send() -> None:
+        try:
+            while sent[0] < FIFTY_MB:
+                conn.sendall(piece)
+                sent[0] += 0x100000
+            conn.sendall(b"0\r\n\r\n")
+        except OSError:  # the server closed the connection: it read no further
+            pass
+
+    sender = threading.Thread(target=send, daemon=True)
+    sender.start()
+    try:
+        answer = conn.recv(65536)
+        when = sent[0]
+        conn.settimeout(2)
+        try:
+            while chunk := conn.recv(65536):
+                answer += chunk
+        except OSError:  # no close after the answer: what came is the answer
+            pass
+    finally:
+        conn.close()
+        sender.join(20)
+    return answer, when
+
+
+@pytest.mark.parametrize(
+    ("target", "content_type", "preamble"),
+    [
+        ("/api/situations", "application/json", b'{"meta": {"title": "'),
+        (
+            "/api/audits",
+            "multipart/form-data; boundary=x",
+            b'--x\r\nContent-Disposition: form-data; name="files"; filename="t.dat"\r\n'
+            b"Content-Type: application/octet-stream\r\n\r\n",
+        ),
+    ],
+    ids=["situation", "audit"],
+)
+def test_a_50_mb_chunked_body_is_413_before_it_is_all_read(
+    tmp_path: Path, target: str, content_type: str, preamble: bytes
+) -> None:
+    app = create_app(None, None, tmp_path / "data", max_audit_bytes=4 * 1024 * 1024)
+    with serve_in_thread(app) as url:
+        answer, sent = _flood(url, target, content_type, preamble)
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 413"), head
+        assert b"content-type: application/json" in head.lower()
+        assert b'"error"' in body
+        # Answered after at most a few megabytes (the limit and the socket's buffers).
+        assert sent < FIFTY_MB / 4, sent
+        with socket.create_connection(
+            tuple(url.removeprefix("http://").rsplit(":", 1)), timeout=5
+        ) as conn:
+            conn.sendall(
+                b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+            )
+            assert conn.recv(64).startswith(b"HTTP/1.1 200")

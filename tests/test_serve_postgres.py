@@ -227,3 +227,58 @@ def test_a_kill_9_on_postgres_loses_no_acknowledged_decision_and_the_chain_verif
     assert result["killed"], result
     assert (result["lost"], result["doubled"]) == (0, 0), result
     assert "hash chain intact" in result["chain"], result
+
+
+def test_an_audit_run_twice_adds_each_incident_once_on_postgres(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    from varroom.serve.audit import incident_key
+
+    kane = json.loads(KANE.read_text())
+    # Two moments of one match, as the default runner writes them (meta.match, meta.audit).
+    found = [
+        {
+            **kane,
+            "meta": {"match": "TOT v SCP", "audit": {"kind": "offside", "period": 2, "t_s": t}},
+        }
+        for t in (2753.4, 2801.0)
+    ]
+
+    def runner(provider: str, files: object, progress: object) -> list[dict[str, object]]:
+        return found
+
+    app = create_app(postgres_url, None, tmp_path / "data", audit_runner=runner)
+    with TestClient(app, base_url="http://127.0.0.1") as room:
+        states = []
+        for _ in range(2):
+            started = room.post(
+                "/api/audits",
+                data={"provider": "skillcorner", "roles": ["raw_data"]},
+                files=[("files", ("t.jsonl", b"{}", "application/octet-stream"))],
+            ).json()
+            while (state := room.get(f"/api/audits/{started['id']}").json())["state"] in (
+                "queued",
+                "running",
+            ):
+                pass
+            states.append((state["incidents_added"], state["incidents_known"]))
+        assert states == [(2, 0), (0, 2)]
+    engine = sa.create_engine(postgres_url)
+    with engine.connect() as conn:
+        keys = {incident_key(item) for item in found}
+        stored = conn.execute(
+            sa.text("SELECT incident_key FROM situations WHERE incident_key IS NOT NULL")
+        ).scalars()
+        assert keys <= set(stored)
+        with pytest.raises(sa.exc.IntegrityError):  # the database itself holds the key
+            conn.execute(
+                sa.text(
+                    "INSERT INTO situations (created_at, updated_at, title, origin, "
+                    "situation_json, facts_json, facts_version, engine_verdict_json, "
+                    "verdict_json, summary_json, status, incident_key) SELECT created_at, "
+                    "updated_at, title, origin, situation_json, facts_json, facts_version, "
+                    "engine_verdict_json, verdict_json, summary_json, status, incident_key "
+                    "FROM situations WHERE incident_key IS NOT NULL LIMIT 1"
+                )
+            )
+    engine.dispose()

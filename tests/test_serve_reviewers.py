@@ -138,3 +138,31 @@ def test_a_correction_of_the_other_decision_resolves_the_conflict(
     assert lead["conflicts_with"] == []  # what it corrects is not what it contradicts
     assert conflict(room, incident) == (False, False)
     assert ana["id"] < ben["id"] < lead["id"]
+
+
+def test_a_decision_records_its_own_facts_and_leaves_the_incidents_alone(
+    room: TestClient, incident: str
+) -> None:
+    before, tag = loaded(room, incident)
+    response = decide(room, incident, "Ana", "confirm", tag=tag, facts=DELIBERATE)
+    assert response.status_code == 201, response.text
+    entry = response.json()
+    # The entry holds what Ana decided on: her facts, and the verdict they give.
+    assert entry["facts"]["plays"] == DELIBERATE["plays"]
+    assert (entry["engine_status"], entry["outcome"]) == ("no_offence", "no_offence")
+    # Everyone else still sees the incident's own facts, verdict and version.
+    after, tag_after = loaded(room, incident)
+    assert before["status"] == "offence"
+    assert (after["facts"], after["facts_version"], after["status"], tag_after) == (
+        before["facts"],
+        before["facts_version"],
+        before["status"],
+        tag,
+    )
+    # Ben, confirming without facts, confirms the incident's verdict.
+    ben = decide(room, incident, "Ben", "confirm", tag=tag).json()
+    assert (ben["engine_status"], ben["outcome"], ben["facts"]) == (
+        "offence",
+        "offside",
+        before["facts"],
+    )

@@ -12,7 +12,12 @@ from pathlib import Path
 from typing import Any
 
 from varroom.formats.json_text import decode_json, read_json
-from varroom.formats.situation_json import SituationReader
+from varroom.formats.situation_json import (
+    SituationReader,
+    _fields,
+    _player_dict,
+    _position_dict,
+)
 from varroom.model.penalty import DoubleTouch, KickResult, PenaltyFacts, PenaltyKick
 from varroom.model.situation import Player
 
@@ -124,3 +129,49 @@ class _PenaltyReader(SituationReader):
                 for i, pid in enumerate(involved)
             ),
         )
+
+
+def penalty_kick_to_dict(kick: PenaltyKick) -> dict[str, Any]:
+    """A penalty kick in the format: what `penalty_kick_from_dict` reads back to an equal kick
+    (the audit's kicks, queued in the review room). Players, positions and tracking are
+    written as a situation's."""
+    facts = kick.facts
+    data: dict[str, Any] = {
+        "kind": KIND,
+        "pitch": {
+            "length": kick.pitch.length_m,
+            "width": kick.pitch.width_m,
+            "line_width": kick.line_width_m,
+        },
+        "attack": {"team": kick.attacking_team, "towards": kick.attack_direction.value},
+        "players": [_player_dict(p) for p in kick.players.values()],
+        "kick": {
+            "t": kick.t_s,
+            "kicker": kick.kicker,
+            "identified_kicker": kick.identified_kicker,
+            "ball": list(kick.ball_m),
+        },
+        "positions": {pid: _position_dict(pos) for pid, pos in kick.positions.items()},
+        "result": kick.result.value,
+        "facts": {
+            "feint_after_run_up": facts.feint_after_run_up,
+            "keeper_touching_frame": facts.keeper_touching_frame,
+            "keeper_facing_kicker": facts.keeper_facing_kicker,
+            "clearly_affected_kicker": facts.clearly_affected_kicker,
+            "clearly_affected_keeper": facts.clearly_affected_keeper,
+            "keeper_warned_before": facts.keeper_warned_before,
+            "shootout": facts.shootout,
+            "double_touch": None if facts.double_touch is None else facts.double_touch.value,
+            "encroacher_involved": sorted(facts.encroacher_involved),
+        },
+        "tracking": {
+            "source": kick.tracking.source.value,
+            **{k: v for k, v in _fields(kick.tracking.noise).items() if v is not None},
+        },
+        "meta": dict(kick.meta),
+    }
+    if kick.ball_after_m is not None:
+        data["ball_after"] = list(kick.ball_after_m)
+    if kick.on_field_decision is not None:
+        data["on_field"] = {"decision": kick.on_field_decision}
+    return data

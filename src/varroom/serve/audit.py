@@ -6,9 +6,10 @@ An audit runner is called in a background thread as
 
 where `files` maps kloppy's name for each file (`raw_data`, `meta_data`, `event_data`,
 `lineup_data`, `three_sixty_data`, ...) to the stored paths, `progress(fraction)` reports
-0.0 to 1.0, and each incident is a situation (format version 1) as a dict, or an object
-with a `situation` (a dict or a `Situation`). Each incident joins the queue through the
-same checks as an uploaded situation.
+0.0 to 1.0, and each incident is a file as a dict (a situation, or a penalty kick), or one
+of the audit's incidents (`varroom.audit`), written as `varroom audit --situations` writes
+it. Each joins the queue through the same checks as an uploaded file, once: an incident
+of the same match, kind and moment as one queued before is not added again.
 
 The default runner imports the match loader and the audit only when an audit runs:
 `varroom.match.load_match(provider, **files)`, then `varroom.audit.run.audit_match(match,
@@ -17,13 +18,15 @@ progress, files)`.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from varroom.formats.penalty_json import penalty_kick_to_dict
 from varroom.formats.situation_json import situation_to_dict
-from varroom.model.situation import Situation
 
 Progress = Callable[[float], None]
 AuditRunner = Callable[[str, Mapping[str, list[Path]], Progress], Iterable[Any]]
@@ -33,7 +36,8 @@ def default_audit_runner(
     provider: str, files: Mapping[str, list[Path]], progress: Progress
 ) -> Iterable[Any]:
     """Load the match (`varroom.match.load_match`) and audit it (`varroom.audit.run.audit_match`):
-    every incident the audit finds, offences and undecidable phases, as a situation dict."""
+    every incident the audit finds (offences, undecidable phases, penalty kicks) as the
+    situation file `varroom audit --situations` writes for it."""
     from varroom.audit.run import audit_match
     from varroom.match import load_match
 
@@ -50,53 +54,50 @@ def default_audit_runner(
 
     # The audit reads single files only (StatsBomb's events and 360 frames).
     audit = audit_match(match, step, {r: p[0] for r, p in files.items() if len(p) == 1})
-    title = getattr(audit, "match", None)
-    for incident in (*audit.incidents, *getattr(audit, "undecidable", ())):
-        yield incident_dict(incident, title)
+    for incident in (*audit.incidents, *audit.undecidable, *audit.penalties):
+        yield incident_dict(incident, audit.match)
 
 
 def incident_dict(item: Any, match: str | None = None) -> dict[str, Any]:
-    """The situation dict of one incident the audit found."""
+    """The file of one incident the audit found: its situation (format 1.1) or penalty kick,
+    exactly as the audit judged it, with the audit's own verdict in `meta.audit` and the
+    match in `meta.match`. A dict is taken as it is (a runner's own file)."""
     if isinstance(item, dict):
         return item
-    to_dict = getattr(item, "to_dict", None)
-    if callable(to_dict):
-        data = to_dict()
-        if isinstance(data, dict) and "touches" in data:
-            return data
-    situation = getattr(item, "situation", None)
-    if isinstance(situation, dict):
-        return situation
-    if isinstance(situation, Situation):
-        data = situation_to_dict(situation)
-        meta = data["meta"]
-        if match and "match" not in meta:
-            meta["match"] = match
-        period, t_s = getattr(item, "period", None), getattr(item, "t_s", None)
-        if period is not None and t_s is not None and "minute" not in meta:
-            minutes, seconds = divmod(int(t_s), 60)
-            meta["minute"] = f"{period}H {minutes:02d}:{seconds:02d}"
-        source = getattr(item, "source", None)
-        if source is not None:
-            meta.setdefault("source", f"match audit ({getattr(source, 'value', source)})")
-        confidence = getattr(item, "chain_confidence", None)
-        if confidence is not None:
-            meta.setdefault("chain_confidence", float(confidence))
-        verdict = getattr(item, "verdict", None)
-        if verdict is not None and hasattr(verdict, "status"):
-            # The audit may know more than the situation says (what the camera saw):
-            # keep its own verdict beside the one the review room reaches from the situation.
-            meta.setdefault(
-                "audit",
-                {
-                    "status": verdict.status.value,
-                    "offender": verdict.offender,
-                    "reason": verdict.reason,
-                },
-            )
-        return data
-    raise TypeError(f"an incident must be a situation, got {type(item).__name__}")
+    from varroom.audit.model import Incident
+    from varroom.audit.model import incident_dict as audit_entry
+    from varroom.audit.penalties import PenaltyIncident
 
+<<<<<<< HEAD
+=======
+    if isinstance(item, Incident):
+        data = situation_to_dict(item.situation)
+        data["meta"]["audit"] = audit_entry(item)
+    elif isinstance(item, PenaltyIncident):
+        data = penalty_kick_to_dict(item.kick)
+        data["meta"]["audit"] = item.to_dict()
+    else:
+        raise TypeError(f"an incident must be a situation, got {type(item).__name__}")
+    if match:
+        data["meta"].setdefault("match", match)
+    data["meta"].setdefault("minute", data["meta"]["audit"]["clock"])
+    return data
+
+
+def incident_key(data: Mapping[str, Any]) -> str | None:
+    """An audit incident's natural key: its match, kind and moment (period, clock to the
+    millisecond), hashed; None for a file that does not say them (it is queued as new)."""
+    meta = data.get("meta")
+    audit = meta.get("audit") if isinstance(meta, dict) else None
+    if not isinstance(audit, dict) or not isinstance(meta, dict):
+        return None
+    moment = [meta.get("match"), audit.get("kind"), audit.get("period"), audit.get("t_s")]
+    if None in moment:
+        return None
+    text = json.dumps(moment, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+>>>>>>> room
 
 @cache
 def provider_files() -> dict[str, list[str]]:

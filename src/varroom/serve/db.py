@@ -45,6 +45,7 @@ audits = sa.Table(
     sa.Column("progress", sa.Float, nullable=False),
     sa.Column("incidents_added", sa.Integer, nullable=False),
     sa.Column("incidents_rejected", sa.Integer, nullable=False),
+    sa.Column("incidents_known", sa.Integer, nullable=False, server_default="0"),
     sa.Column("error", sa.Text),
     sa.Column("files_json", sa.Text, nullable=False),
 )
@@ -66,6 +67,8 @@ situations = sa.Table(
     sa.Column("verdict_json", sa.Text, nullable=False),
     sa.Column("summary_json", sa.Text, nullable=False),
     sa.Column("status", sa.String(20), nullable=False),
+    # An audit's incident: its match, kind and moment (`serve.audit.incident_key`); uploads none.
+    sa.Column("incident_key", sa.String(64), unique=True),
 )
 
 decisions = sa.Table(

@@ -1,10 +1,13 @@
-"""What a reviewer may set that tracking cannot see, and how it changes a situation.
+"""What a reviewer may set that tracking cannot see, and how it changes a situation or a
+penalty kick.
 
 Facts are a complete state, not a patch: `plays` overrides the kind of touch (deliberate
 play, deflection, save) of some touches by a player; `involvement` and `off_field`, when
-given, replace every involvement fact and every `off_field` mark of the situation. The
-original situation is never changed: `apply_facts` returns a modified copy, which then goes
-through the same reader as `varroom check` (`situation_from_dict`).
+given, replace every involvement fact and every `off_field` mark of the situation. A penalty
+kick (kind `penalty_kick`) has no touches: its facts are `penalty`, which, when given,
+replaces the kick's `facts` that a reviewer may set (`PENALTY_FLAGS`, `encroacher_involved`).
+The original file is never changed: `apply_facts` returns a modified copy, which then goes
+through the same reader as `varroom check`.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from varroom.formats.penalty_json import KIND as PENALTY_KICK
 from varroom.model.situation import Action, TouchKind, touch_kind
 
 PlayKind = Literal["deliberate_play", "deflection", "save"]
@@ -47,6 +51,15 @@ OFF_FIELD_WORDS = {
 
 MAX_FACTS = 500
 
+# The penalty-kick facts tracking cannot see (shared/spec/penalty.md), as a reviewer reads them.
+PENALTY_FLAGS = {
+    "feint_after_run_up": "the kicker feinted after completing the run-up",
+    "clearly_affected_keeper": "an attacker's encroachment clearly affected the goalkeeper",
+    "clearly_affected_kicker": "a defender's offence clearly affected the kicker",
+    "keeper_touching_frame": "the goalkeeper touched the goal frame",
+    "keeper_warned_before": "the goalkeeper was warned before in this match",
+}
+
 
 class PlayFact(BaseModel):
     """The kind of a touch by a player, as the reviewer judges it (Law 11.2)."""
@@ -74,13 +87,33 @@ class OffFieldFact(BaseModel):
     status: OffFieldStatus
 
 
+class PenaltyFactsIn(BaseModel):
+    """What tracking cannot see at a penalty kick (Law 14), as a reviewer judges it: the
+    complete state (a flag not sent is false)."""
+
+    model_config = ConfigDict(extra="forbid")
+    feint_after_run_up: bool = False
+    clearly_affected_keeper: bool = False
+    clearly_affected_kicker: bool = False
+    keeper_touching_frame: bool = False
+    keeper_warned_before: bool = False
+    encroacher_involved: list[str] = Field(
+        default_factory=list,
+        max_length=30,
+        description="players who encroached and then played or challenged for the ball",
+    )
+
+
 class Facts(BaseModel):
-    """The facts a reviewer sets. `involvement` and `off_field`, when given, are complete."""
+    """The facts a reviewer sets. `involvement` and `off_field`, when given, are complete;
+    `penalty` is for a penalty kick only, and the plays, involvement and off-field marks for
+    a situation only."""
 
     model_config = ConfigDict(extra="forbid")
     plays: list[PlayFact] = Field(default_factory=list, max_length=MAX_FACTS)
     involvement: list[InvolvementFact] | None = Field(default=None, max_length=MAX_FACTS)
     off_field: list[OffFieldFact] | None = Field(default=None, max_length=MAX_FACTS)
+    penalty: PenaltyFactsIn | None = None
 
 
 class FactsError(Exception):
@@ -101,8 +134,26 @@ def play_kind(action: str) -> str | None:
     return _SETTABLE.get(kind)
 
 
+def is_penalty_kick(data: Mapping[str, Any]) -> bool:
+    """Whether a file is a penalty kick (else a situation): told apart by its `kind`."""
+    return data.get("kind") == PENALTY_KICK
+
+
+def _penalty_facts(stated: Mapping[str, Any]) -> dict[str, Any]:
+    """The settable penalty facts, complete and in a stable order."""
+    involved = stated.get("encroacher_involved") or []
+    return {
+        **{flag: bool(stated.get(flag, False)) for flag in PENALTY_FLAGS},
+        "encroacher_involved": sorted(set(involved)),
+    }
+
+
 def original_facts(situation: Mapping[str, Any]) -> dict[str, Any]:
-    """The facts as the situation states them: no overrides, its own involvement and marks."""
+    """The facts as the file states them: no overrides, its own involvement and marks (a
+    penalty kick: its own `facts`)."""
+    if is_penalty_kick(situation):
+        stated = situation.get("facts")
+        return {"penalty": _penalty_facts(stated if isinstance(stated, dict) else {})}
     involvement = []
     off_field = []
     for index, touch in enumerate(situation["touches"]):
@@ -122,9 +173,13 @@ def normalise(situation: Mapping[str, Any], facts: Facts, where: str = "$") -> d
     Plays that restate the touch's own kind are dropped; duplicates are errors for plays
     (two answers for one touch) and merged for involvement.
     """
-    touches = situation["touches"]
     players = {p["id"] for p in situation["players"]}
     base = original_facts(situation)
+    if is_penalty_kick(situation):
+        return _normalise_penalty(facts, base, players, where)
+    if facts.penalty is not None:
+        raise FactsError(f"{where}.penalty", "only a penalty kick has penalty facts")
+    touches = situation["touches"]
 
     def touch_at(index: int, at: str) -> Mapping[str, Any]:
         if index >= len(touches):
@@ -197,9 +252,32 @@ def normalise(situation: Mapping[str, Any], facts: Facts, where: str = "$") -> d
     }
 
 
+def _normalise_penalty(
+    facts: Facts, base: dict[str, Any], players: set[str], where: str
+) -> dict[str, Any]:
+    for part in ("plays", "involvement", "off_field"):
+        if getattr(facts, part):
+            raise FactsError(
+                f"{where}.{part}", f"a penalty kick has no touches: set {where}.penalty instead"
+            )
+    if facts.penalty is None:
+        return base
+    for i, player in enumerate(facts.penalty.encroacher_involved):
+        if player not in players:
+            raise FactsError(
+                f"{where}.penalty.encroacher_involved[{i}]",
+                f"unknown player {player!r} (not in $.players)",
+            )
+    return {"penalty": _penalty_facts(facts.penalty.model_dump())}
+
+
 def apply_facts(situation: Mapping[str, Any], facts: Mapping[str, Any]) -> dict[str, Any]:
     """A copy of the situation with the (normalised) facts written into it."""
     data = copy.deepcopy(dict(situation))
+    if is_penalty_kick(data):
+        stated = data.get("facts")
+        data["facts"] = {**(stated if isinstance(stated, dict) else {}), **facts["penalty"]}
+        return data
     touches = data["touches"]
     for play in facts["plays"]:
         touches[play["touch"]]["action"] = play["kind"]
@@ -221,6 +299,8 @@ def describe_changes(
 ) -> list[str]:
     """Plain words for how the facts differ from the situation as it came in."""
     base = original_facts(situation)
+    if is_penalty_kick(situation):
+        return _penalty_changes(base["penalty"], facts["penalty"], names)
     touches = situation["touches"]
     lines = []
 
@@ -245,4 +325,24 @@ def describe_changes(
 
     compare("involvement", "kind", INVOLVEMENT_WORDS, ("added", "removed"))
     compare("off_field", "status", OFF_FIELD_WORDS, ("set", "cleared"))
+    return lines
+
+
+def _penalty_changes(
+    before: Mapping[str, Any], after: Mapping[str, Any], names: Mapping[str, str]
+) -> list[str]:
+    lines = [
+        f"{'Yes' if after[flag] else 'No'}: {words} ({'set' if after[flag] else 'cleared'})"
+        for flag, words in PENALTY_FLAGS.items()
+        if after[flag] != before[flag]
+    ]
+    was, now = set(before["encroacher_involved"]), set(after["encroacher_involved"])
+    lines += [
+        f"{names.get(p, p)} encroached, then played or challenged for the ball (added)"
+        for p in sorted(now - was)
+    ]
+    lines += [
+        f"{names.get(p, p)} encroached, then played or challenged for the ball (removed)"
+        for p in sorted(was - now)
+    ]
     return lines

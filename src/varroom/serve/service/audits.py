@@ -90,6 +90,7 @@ class Audits:
                     progress=0.0,
                     incidents_added=0,
                     incidents_rejected=0,
+                    incidents_known=0,
                     error=None,
                     files_json=json.dumps(files, ensure_ascii=False),
                 )
@@ -110,6 +111,7 @@ class Audits:
             "progress": row.progress,
             "incidents_added": row.incidents_added,
             "incidents_rejected": row.incidents_rejected,
+            "incidents_known": row.incidents_known,
             "error": row.error,
             "created_at": row.created_at,
             "updated_at": row.updated_at,
@@ -203,20 +205,25 @@ class Audits:
         return progress
 
     def _queue_incidents(self, audit_id: str, incidents: Any) -> tuple[int, int, str | None]:
-        """Queue each incident; (added, rejected, the first rejection's reason)."""
-        added = rejected = 0
+        """Queue each incident not queued before; (added, rejected, the first rejection's
+        reason). Those queued before (the same match, kind and moment) are counted as known."""
+        added = rejected = known = 0
         first_problem = None
         for item in incidents:
             try:
-                self.queue.add(incident_dict(item), None, origin="audit", audit_id=audit_id)
-                added += 1
+                if self.queue.add_audited(incident_dict(item), audit_id):
+                    added += 1
+                else:
+                    known += 1
             except ApiError as problem:
                 rejected += 1
                 first_problem = first_problem or f"{problem.where or '$'}: {problem.error}"
             except TypeError as problem:
                 rejected += 1
                 first_problem = first_problem or str(problem)
-            self._set(audit_id, incidents_added=added, incidents_rejected=rejected)
+            self._set(
+                audit_id, incidents_added=added, incidents_rejected=rejected, incidents_known=known
+            )
         return added, rejected, first_problem
 
     def _fail_interrupted(self) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
+from varroom.law.penalty import Decision
 from varroom.serve import db
 from varroom.serve.chain import GENESIS, entry_hash
 from varroom.serve.errors import ApiError
@@ -75,10 +76,12 @@ class DecisionLog:
     def _values(
         self, conn: sa.Connection, row: Any, situation_id: int, entry: DecisionIn
     ) -> dict[str, Any]:
-        """The log entry's columns: the facts (set now, if it brings them) and the verdict."""
+        """The log entry's columns: the facts the reviewer decided on and the verdict they
+        give. Facts sent with a decision are judged for this entry only: the incident's own
+        facts change for everyone only through POST .../facts."""
         if entry.facts is not None:
             data = json.loads(row.situation_json)
-            verdict, facts, _ = self.review.store_facts(conn, row, data, entry.facts, "$.facts")
+            verdict, facts, _, _ = self.review.judge_facts(row, data, entry.facts, "$.facts")
         else:
             verdict, facts = json.loads(row.verdict_json), json.loads(row.facts_json)
         if entry.corrects is not None:
@@ -212,10 +215,27 @@ def _conflicts(stands: list[Any], entry: DecisionIn, outcome: str) -> str | None
     return json.dumps(against) if against else None
 
 
+# The overturning decisions each kind of incident takes (a confirm takes the verdict's call).
+OVERTURNS = {
+    "situation": ("offside", "no_offence"),
+    "penalty_kick": tuple(d.value for d in Decision),
+}
+
+
 def _outcome(entry: DecisionIn, verdict: Mapping[str, Any]) -> str:
     """What the decision says happened: a confirm takes the verdict's call."""
+    kind = "penalty_kick" if verdict.get("kind") == "penalty_kick" else "situation"
     if entry.decision != "confirm":
+        if entry.decision not in OVERTURNS[kind]:
+            raise ApiError(
+                422,
+                f"a {kind.replace('_', ' ')} is decided by confirm or one of "
+                + ", ".join(OVERTURNS[kind]),
+                "$.decision",
+            )
         return entry.decision
+    if kind == "penalty_kick":
+        return str(verdict["decision"])
     if verdict["status"] not in OUTCOME_OF_STATUS:
         raise ApiError(
             422,

@@ -9,7 +9,16 @@ from typing import Any
 from varroom.engine.explain import distance
 from varroom.serve.schemas import HIDDEN
 
-CALLS = {"offence": "OFFSIDE", "no_offence": "NO OFFENCE", "undecidable": "UNDECIDABLE"}
+CALLS = {
+    "offence": "OFFSIDE",
+    "no_offence": "NO OFFENCE",
+    "undecidable": "UNDECIDABLE",
+    # A penalty kick's decisions (Law 14).
+    "goal": "GOAL",
+    "no_goal": "NO GOAL",
+    "retake": "RETAKE",
+    "indirect_free_kick": "INDIRECT FREE KICK",
+}
 # What a reader cannot see as sent (controls, bidi, invisible characters), and lone
 # surrogates (a multipart file name can carry them): shown as spaces.
 _NOT_SHOWN = re.compile(f"{HIDDEN.pattern[:-1]}\ud800-\udfff]")
@@ -41,10 +50,16 @@ def margin_text(margin_m: float | None) -> str:
 
 
 def summary(verdict: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, Any]:
-    """What the queue and the log show of a verdict."""
+    """What the queue and the log show of a verdict. A penalty kick's player and margin
+    are those of the first offence penalised (else the goalkeeper's against his line)."""
     status = verdict["status"]
     player = verdict.get("offender") or verdict.get("nearest_attacker")
     margin = verdict.get("margin_m")
+    if verdict.get("kind") == "penalty_kick":
+        penalised = [o for o in verdict["offences"] if o["penalised"]]
+        first = penalised[0] if penalised else None
+        player = first["player"] if first else verdict.get("goalkeeper")
+        margin = first.get("margin_m") if first else verdict.get("keeper_margin_m")
     label = CALLS[status]
     if player is not None and margin is not None:
         label += f" \u00b7 {names.get(player, player)} {margin_text(margin)}"

@@ -14,10 +14,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from varroom.engine.judge import judge
+from varroom.engine.penalty import judge_penalty
+from varroom.formats.penalty_json import penalty_kick_from_dict
 from varroom.formats.situation_json import situation_from_dict
 from varroom.serve.config import PRIVATE_DIR
 from varroom.serve.errors import ApiError
-from varroom.serve.facts import apply_facts
+from varroom.serve.facts import apply_facts, is_penalty_kick
 from varroom.serve.service.store import Store
 
 log = logging.getLogger("varroom.serve")
@@ -73,10 +75,16 @@ class Pictures:
         with self._lock:
             if path.is_file():
                 return path
-            situation = situation_from_dict(data, row.source_name or "situation")
-            verdict = judge(situation)
+            source = row.source_name or "situation"
             try:
-                render(situation, verdict, path)
+                if is_penalty_kick(data):
+                    from varroom.pictures.penalty import write_penalty_png
+
+                    kick = penalty_kick_from_dict(data, source)
+                    write_penalty_png(kick, judge_penalty(kick), path)
+                else:
+                    situation = situation_from_dict(data, source)
+                    render(situation, judge(situation), path)
             except Exception:
                 log.exception("cannot draw situation %s", situation_id)
                 raise ApiError(

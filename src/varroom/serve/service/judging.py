@@ -1,4 +1,8 @@
-"""The engine as the review room runs it: the reader and judge of `varroom check`."""
+"""The engine as the review room runs it: the readers and judges of `varroom check`.
+
+A penalty kick's verdict (Law 14) gets a `status`, its decision, so that the queue, the log
+and the headline read every incident's call from one field.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +12,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from varroom.engine.judge import judge
+from varroom.engine.penalty import judge_penalty
 from varroom.errors import InputError, VarroomError
+from varroom.formats.penalty_json import penalty_kick_from_dict
 from varroom.formats.situation_json import situation_from_dict
+from varroom.model.penalty import PenaltyKick
 from varroom.serve.errors import ApiError
+from varroom.serve.facts import is_penalty_kick
 
 log = logging.getLogger("varroom.serve")
 
@@ -21,12 +29,17 @@ def judge_dict(data: Any, source: str) -> tuple[dict[str, Any], float]:
     A fault in the data is a 422 with the JSON path `varroom check` names.
     """
     start = time.perf_counter()
+    penalty = isinstance(data, dict) and is_penalty_kick(data)
     try:
-        situation = situation_from_dict(data, source)
+        case = (penalty_kick_from_dict if penalty else situation_from_dict)(data, source)
     except InputError as error:
         raise ApiError(422, error.problem, error.where or "$") from None
     try:
-        verdict = judge(situation).to_dict()
+        if isinstance(case, PenaltyKick):
+            verdict = judge_penalty(case).to_dict()
+            verdict["status"] = verdict["decision"]
+        else:
+            verdict = judge(case).to_dict()
     except VarroomError as error:
         raise ApiError(422, str(error), "$") from None
     except Exception:  # the engine must not take the server down with it, nor show its insides

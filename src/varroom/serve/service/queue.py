@@ -6,9 +6,11 @@ import json
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
 
 from varroom.serve import db, json_input
-from varroom.serve.facts import describe_changes, original_facts, play_kind
+from varroom.serve.audit import incident_key
+from varroom.serve.facts import describe_changes, is_penalty_kick, original_facts, play_kind
 from varroom.serve.service.decisions import conflicted
 from varroom.serve.service.display import (
     attacking_team,
@@ -34,8 +36,10 @@ class Queue:
         source_name: str | None,
         origin: str = "upload",
         audit_id: str | None = None,
+        key: str | None = None,
     ) -> dict[str, Any]:
-        """Check and judge a situation, then queue it: its detail, as `detail` answers."""
+        """Check and judge a situation, then queue it: its detail, as `detail` answers.
+        `key`: an audit incident's natural key (`serve.audit.incident_key`), unique."""
         json_input.check(data)
         source_name = safe_name(source_name)
         verdict, _ = judge_dict(data, source_name or "situation")
@@ -54,6 +58,7 @@ class Queue:
             "verdict_json": json.dumps(verdict, ensure_ascii=False),
             "summary_json": json.dumps(summary(verdict, names_of(data)), ensure_ascii=False),
             "status": verdict["status"],
+            "incident_key": key,
         }
         with self.store.write_lock, self.store.engine.begin() as conn:
             new_id = conn.execute(
@@ -61,6 +66,27 @@ class Queue:
             ).scalar_one()
         self.version += 1
         return self.detail(new_id)
+
+    def add_audited(self, data: Any, audit_id: str) -> bool:
+        """Queue an incident an audit found, unless one of the same match, kind and moment is
+        queued already (an audit of the same files again): whether it was added."""
+        key = incident_key(data) if isinstance(data, dict) else None
+        if key is not None and self._known(key):
+            return False
+        try:
+            self.add(data, None, origin="audit", audit_id=audit_id, key=key)
+        except IntegrityError:  # the same incident, queued just now by another audit
+            if key is None or not self._known(key):
+                raise
+            return False
+        return True
+
+    def _known(self, key: str) -> bool:
+        with self.store.engine.connect() as conn:
+            found = conn.execute(
+                sa.select(db.situations.c.id).where(db.situations.c.incident_key == key)
+            ).first()
+        return found is not None
 
     def listing(self, limit: int = 500) -> list[dict[str, Any]]:
         """The queue, newest first, with the last decision on each."""
@@ -163,6 +189,7 @@ class Queue:
                 }
                 for p in data["players"]
             ],
+            "kind": "penalty_kick" if is_penalty_kick(data) else "situation",
             "touches": [
                 {
                     "index": i,
@@ -173,7 +200,7 @@ class Queue:
                     "settable": t.get("player") is not None and play_kind(t["action"]) is not None,
                     "on_pitch": sorted(t["positions"]),
                 }
-                for i, t in enumerate(data["touches"])
+                for i, t in enumerate(data.get("touches", ()))
             ],
             "on_field": data.get("on_field"),
             "meta": data.get("meta") if isinstance(data.get("meta"), dict) else {},

@@ -56,23 +56,31 @@ class Review:
             },
         }
 
-    def store_facts(
-        self, conn: sa.Connection, row: Any, data: dict[str, Any], facts: Facts, where: str
-    ) -> tuple[dict[str, Any], dict[str, Any], float]:
-        """Judge the situation with `facts` and store them; (verdict, facts, judge seconds).
-
-        Runs inside the caller's transaction, so a decision and its facts land together.
-        """
+    def judge_facts(
+        self, row: Any, data: dict[str, Any], facts: Facts, where: str
+    ) -> tuple[dict[str, Any], dict[str, Any], bool, float]:
+        """The verdict on the situation with `facts`: (verdict, the facts normalised, whether
+        they differ from the incident's, judge seconds). Nothing is stored."""
         try:
             normalised = normalise(data, facts, where)
         except FactsError as error:
             raise ApiError(422, error.problem, error.where) from None
         start = time.perf_counter()
         if normalised == json.loads(row.facts_json):
-            return json.loads(row.verdict_json), normalised, time.perf_counter() - start
-        modified = apply_facts(data, normalised)
-        verdict, _ = judge_dict(modified, row.source_name or f"situation {row.id}")
-        judge_s = time.perf_counter() - start
+            return json.loads(row.verdict_json), normalised, False, time.perf_counter() - start
+        verdict, _ = judge_dict(
+            apply_facts(data, normalised), row.source_name or f"situation {row.id}"
+        )
+        return verdict, normalised, True, time.perf_counter() - start
+
+    def store_facts(
+        self, conn: sa.Connection, row: Any, data: dict[str, Any], facts: Facts, where: str
+    ) -> tuple[dict[str, Any], dict[str, Any], float]:
+        """Judge the situation with `facts` and store them as the incident's; (verdict, facts,
+        judge seconds). Over the version read, in the caller's transaction."""
+        verdict, normalised, changed, judge_s = self.judge_facts(row, data, facts, where)
+        if not changed:
+            return verdict, normalised, judge_s
         # Only over the version read: on PostgreSQL another writer may have come in between.
         updated = conn.execute(
             sa.update(db.situations)

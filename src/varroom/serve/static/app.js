@@ -5,9 +5,12 @@
 const $ = (id) => document.getElementById(id);
 const LATE_S = 30;
 const PARTS = (p) => (p ? p.replace(/_/g, " ") : "");
-const CALL = { offence: "OFFSIDE", no_offence: "NO OFFENCE", undecidable: "UNDECIDABLE" };
-const OUTCOME = { offside: "OFFSIDE", no_offence: "NO OFFENCE" };
-const DECISION = { confirm: "Confirm", offside: "Offside", no_offence: "No offence" };
+// A penalty kick's (Law 14) decisions are its calls, outcomes and overturns as they are.
+const PENALTY_CALL = { goal: "GOAL", no_goal: "NO GOAL", retake: "RETAKE", indirect_free_kick: "INDIRECT FREE KICK" };
+const CALL = { offence: "OFFSIDE", no_offence: "NO OFFENCE", undecidable: "UNDECIDABLE", ...PENALTY_CALL };
+const OUTCOME = { offside: "OFFSIDE", no_offence: "NO OFFENCE", ...PENALTY_CALL };
+const DECISION = { confirm: "Confirm", offside: "Offside", no_offence: "No offence", goal: "Goal", no_goal: "No goal", retake: "Retake", indirect_free_kick: "Indirect free kick" };
+const OFFENCE_WORDS = (what) => what.replace(/_/g, " ");
 const KIND_WORDS = { deliberate_play: "deliberate", deflection: "deflection", save: "save" };
 const INVOLVEMENT = {
   obstructs_line_of_vision: "obstructs line of vision",
@@ -272,11 +275,67 @@ function renderIncident() {
     .filter(Boolean)
     .join(" \u00b7 ");
   $("subtitle").textContent = sub;
+  const penalty = d.kind === "penalty_kick";
+  for (const el of document.querySelectorAll(".offside-only")) el.hidden = penalty;
+  for (const el of document.querySelectorAll(".penalty-only")) el.hidden = !penalty;
+  document.querySelector(".decide-buttons").classList.toggle("penalty", penalty);
   renderVerdict();
   renderChanged();
-  renderChain();
-  renderFacts();
+  if (penalty) {
+    renderPenalty();
+  } else {
+    renderChain();
+    renderFacts();
+  }
   renderDecide();
+}
+
+// A penalty kick: every offence with its margin, the cards, and the facts as checkboxes.
+function renderPenalty() {
+  const d = state.current;
+  const v = d.verdict;
+  const name = (id) => state.names[id] || id;
+  const margin = (o) => {
+    if (o.margin_m === null || o.margin_m === undefined) return "";
+    const size = Math.abs(o.margin_m);
+    return ` ${o.margin_m > 0 ? "+" : "\u2212"}${size >= 1 ? `${size.toFixed(2)} m` : `${(size * 100).toFixed(0)} cm`}`;
+  };
+  $("pk-offences").replaceChildren(
+    ...(v.offences.length
+      ? v.offences.map((o) =>
+          h("li", { class: o.penalised ? "pk-penalised" : "pk-not" }, h("strong", {}, OFFENCE_WORDS(o.what)), ` \u2014 ${name(o.player)}${margin(o)}`,
+            h("span", { class: "muted" }, o.penalised ? " (penalised)" : " (not penalised)")),
+        )
+      : [h("li", { class: "empty" }, "No offence at the kick.")]),
+  );
+  const cards = [
+    ...v.cautions.map((p) => `caution: ${name(p)}`),
+    ...v.warnings.map((p) => `warning: ${name(p)}`),
+  ];
+  $("pk-cards").textContent = cards.length ? cards.join(" \u00b7 ") : "No caution, no warning.";
+  const facts = d.facts.penalty;
+  for (const box of document.querySelectorAll("#pk-facts input[data-flag]")) box.checked = Boolean(facts[box.dataset.flag]);
+  const encroachers = [...new Set(v.offences.filter((o) => o.what === "encroachment").map((o) => o.player).concat(facts.encroacher_involved))];
+  $("pk-involved").replaceChildren(
+    h("legend", { class: "muted" }, "Encroached, then played or challenged for the ball:"),
+    ...(encroachers.length
+      ? encroachers.map((p) =>
+          h("label", {}, h("input", { type: "checkbox", dataset: { player: p }, checked: facts.encroacher_involved.includes(p) ? "" : null, onchange: setPenaltyFacts }), ` ${name(p)}`),
+        )
+      : [h("span", { class: "muted" }, "nobody encroached")]),
+  );
+  for (const box of document.querySelectorAll("#pk-involved input")) box.checked = facts.encroacher_involved.includes(box.dataset.player);
+}
+
+function penaltyFactsShown() {
+  const penalty = { encroacher_involved: [] };
+  for (const box of document.querySelectorAll("#pk-facts input[data-flag]")) penalty[box.dataset.flag] = box.checked;
+  for (const box of document.querySelectorAll("#pk-involved input[data-player]")) if (box.checked) penalty.encroacher_involved.push(box.dataset.player);
+  return { penalty };
+}
+
+function setPenaltyFacts() {
+  postFacts(penaltyFactsShown());
 }
 
 function renderVerdict() {
@@ -288,8 +347,13 @@ function renderVerdict() {
   $("verdict-call").textContent = CALL[v.status];
   $("verdict-margin").textContent = s.margin_text || "";
   let note = "";
-  if (s.margin_m !== null && s.margin_m !== undefined) {
+  if (v.kind === "penalty_kick") {
+    const first = v.offences.find((o) => o.penalised);
+    note = first ? OFFENCE_WORDS(first.what) : s.margin_m !== null && s.margin_m !== undefined ? "goalkeeper against his line" : "";
+  } else if (s.margin_m !== null && s.margin_m !== undefined) {
     if (v.status === "offence") note = "beyond the offside line";
+    // Undecidable: the line is drawn from the players seen, and unseen ones could move it.
+    else if (v.status === "undecidable") note = s.margin_m > 0 ? "beyond the line of the players seen" : "onside of the players seen";
     else if (s.margin_m > 0) note = "in an offside position, no offence";
     else note = "onside (nearest attacker)";
   }
@@ -304,7 +368,7 @@ function renderVerdict() {
   const law = [v.law ? `Law ${v.law}` : null, v.restart ? v.restart.replace(/_/g, " ") : null, v.judged_at !== null && v.judged_at !== undefined ? `judged at touch ${v.judged_at + 1}` : null]
     .filter(Boolean)
     .join(" \u00b7 ");
-  $("verdict-law").textContent = law;
+  $("verdict-law").textContent = v.kind === "penalty_kick" ? [v.law ? `Law ${v.law}` : null, v.restart_team ? `restart: ${v.restart_team}` : null].filter(Boolean).join(" \u00b7 ") : law;
   $("reason").textContent = v.reason;
   const audit = d.meta && d.meta.audit;
   const auditNote = $("audit-note");
@@ -482,6 +546,7 @@ function renderDecide() {
 
 function currentFacts() {
   const f = state.current.facts;
+  if (f.penalty) return { penalty: { ...f.penalty, encroacher_involved: f.penalty.encroacher_involved.slice() } };
   return { plays: f.plays.slice(), involvement: f.involvement.slice(), off_field: f.off_field.slice() };
 }
 
@@ -583,6 +648,10 @@ function addOffField(event) {
 
 function resetFacts() {
   const s = state.current.situation;
+  if (state.current.kind === "penalty_kick") {
+    postFacts({ penalty: s.facts || {} });
+    return;
+  }
   const involvement = [];
   const off = [];
   s.touches.forEach((t, i) => {
@@ -655,6 +724,8 @@ function tick() {
 
 function arm(decision) {
   if (decision === "confirm" && $("decide-confirm").disabled) return;
+  const button = document.querySelector(`.decide-btn[data-decision="${decision}"]`);
+  if (!button || button.hidden) return; // offside or no offence: not for a penalty kick
   state.armed = decision;
   $("decide-hint").replaceChildren("Press ", h("kbd", {}, "Enter"), ` to record \u201c${DECISION[decision]}\u201d, `, h("kbd", {}, "Esc"), " to cancel.");
   renderDecide();
@@ -737,8 +808,10 @@ function logRow(e, withIncident) {
   if (withIncident) {
     cells.push(h("td", { class: "num" }, e.corrects ? `#${e.corrects}` : ""));
   } else {
-    const f = e.facts || { plays: [], involvement: [], off_field: [] };
-    const n = f.plays.length + f.involvement.length + f.off_field.length;
+    const f = e.facts || {};
+    const n = f.penalty
+      ? Object.values(f.penalty).filter((x) => x === true).length + f.penalty.encroacher_involved.length
+      : f.plays.length + f.involvement.length + f.off_field.length;
     cells.push(h("td", { class: "muted" }, n ? `${n} set` : "as tracked", e.corrects ? ` \u00b7 corrects #${e.corrects}` : ""));
     cells.push(h("td", {}, h("button", { type: "button", class: "btn btn-small btn-quiet", onclick: () => { state.correcting = e.id; renderDecide(); toast(`Next decision corrects #${e.id}`); } }, "correct")));
   }
@@ -958,6 +1031,7 @@ function init() {
   $("offfield-form").addEventListener("submit", addOffField);
   $("off-touch").addEventListener("change", refreshOffPlayers);
   $("reset-facts").addEventListener("click", resetFacts);
+  for (const box of document.querySelectorAll("#pk-facts input")) box.addEventListener("change", setPenaltyFacts);
   $("picture-frame").addEventListener("click", enlarge);
   $("lightbox").addEventListener("click", () => $("lightbox").close());
   $("correcting-cancel").addEventListener("click", () => { state.correcting = null; renderDecide(); });
