@@ -68,8 +68,6 @@ def incident_dict(item: Any, match: str | None = None) -> dict[str, Any]:
     from varroom.audit.model import incident_dict as audit_entry
     from varroom.audit.penalties import PenaltyIncident
 
-<<<<<<< HEAD
-=======
     if isinstance(item, Incident):
         data = situation_to_dict(item.situation)
         data["meta"]["audit"] = audit_entry(item)
@@ -97,7 +95,6 @@ def incident_key(data: Mapping[str, Any]) -> str | None:
     text = json.dumps(moment, ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
->>>>>>> room
 
 @cache
 def provider_files() -> dict[str, list[str]]:
