@@ -241,9 +241,21 @@ def test_saved_marks_queue_an_incident_and_each_decision_keeps_its_marks(
         [775.3, 511.6],
     ]
     assert decisions[0]["marks_id"] != decisions[1]["marks_id"]
-    # They are the room's decisions, in its one log.
+    assert all(d["marks_recorded"] for d in decisions)
+    # They are the room's decisions, in its one log; one made on the main page (which knows
+    # nothing of marks) is shown with the marks saved last before it.
+    situation_id = still["situation_id"]
+    main = room.post(
+        f"/api/situations/{situation_id}/decisions",
+        json={**entry, "reviewer": "C"},
+        headers={"if-match": '"f1"'},
+    )
+    assert main.status_code == 201
     log = room.get("/api/decisions.json").json()
+    decisions = room.get(f"/api/stills/{still_id}/decisions").json()
     assert [e["id"] for e in log] == [d["id"] for d in decisions]
+    assert decisions[-1]["marks_recorded"] is False
+    assert decisions[-1]["marks_id"] == decisions[1]["marks_id"]
 
 
 def test_without_opencv_nothing_is_suggested_and_the_answer_says_so(

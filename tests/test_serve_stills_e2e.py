@@ -65,7 +65,7 @@ def test_mark_a_still_judge_it_and_record_a_decision(
             re.compile("landmarks and .* players suggested|OpenCV is not installed"),
             timeout=PICTURE_S,
         )
-        page.screenshot(path=str(shots / "still-suggested.png"))
+        page.screenshot(path=str(shots / "review-room-still-suggested.png"))
         page.click("#clear-landmarks")
         page.check("input[name=tool][value=player]")
         teams = {p["id"]: p for p in MARKS["players"]}
@@ -103,7 +103,7 @@ def test_mark_a_still_judge_it_and_record_a_decision(
         page.wait_for_selector("#result:not([hidden])", timeout=PICTURE_S)
         assert page.locator("#result-img").evaluate("img => img.naturalWidth") == width
         page.locator("#result-img").scroll_into_view_if_needed()
-        page.screenshot(path=str(shots / "still-judged.png"), full_page=True)
+        page.screenshot(path=str(shots / "review-room-still-judged.png"), full_page=True)
 
         page.click("#save")
         sync_api.expect(page.locator("#incident")).to_contain_text("Saved with incident 1")
@@ -112,7 +112,7 @@ def test_mark_a_still_judge_it_and_record_a_decision(
             "A. Referee: confirm \u2192 offside"
         )
         page.locator("#decision-list").scroll_into_view_if_needed()
-        page.screenshot(path=str(shots / "still-decision.png"))
+        page.screenshot(path=str(shots / "review-room-still-decision.png"))
 
         (entry,) = httpx.get(f"{url}/api/stills/1/decisions").json()
         assert (entry["decision"], entry["outcome"]) == ("confirm", "offside")

@@ -304,27 +304,43 @@ class Stills:
         return {**decision, "marks_id": marks.id, "marks": json.loads(marks.marks_json)}, created
 
     def decisions(self, still_id: int) -> list[dict[str, Any]]:
-        """The decisions on the still's incident, oldest first, each with its marks."""
+        """The decisions on the still's incident, oldest first, each with its marks: those it
+        recorded (`marks_recorded`), or for one made on the room's main page (which knows
+        nothing of marks) the marks saved last before it."""
         still = self.row(still_id)
         if still.situation_id is None:
             return []
         entries = self.log.entries(still.situation_id)
         sd, m = db.still_decisions, db.still_marks
         with self.store.engine.connect() as conn:
-            rows = conn.execute(
-                sa.select(sd.c.decision_id, m.c.id, m.c.marks_json)
-                .join(m, m.c.id == sd.c.marks_id)
+            saved = conn.execute(
+                sa.select(m.c.id, m.c.created_at, m.c.marks_json)
                 .where(m.c.still_id == still_id)
+                .order_by(m.c.facts_version)
             ).all()
-        by_decision = {r.decision_id: (r.id, json.loads(r.marks_json)) for r in rows}
-        return [
-            {
-                **e,
-                "marks_id": by_decision.get(e["id"], (None, None))[0],
-                "marks": by_decision.get(e["id"], (None, None))[1],
-            }
-            for e in entries
-        ]
+            links = dict(
+                conn.execute(
+                    sa.select(sd.c.decision_id, sd.c.marks_id).where(
+                        sd.c.marks_id.in_([r.id for r in saved])
+                    )
+                ).all()
+            )
+        by_id = {r.id: r for r in saved}
+        out = []
+        for entry in entries:
+            marks_id = links.get(entry["id"])
+            if marks_id is None:
+                before = [r.id for r in saved if r.created_at <= entry["created_at"]]
+                marks_id = before[-1] if before else None
+            out.append(
+                {
+                    **entry,
+                    "marks_id": marks_id,
+                    "marks_recorded": entry["id"] in links,
+                    "marks": None if marks_id is None else json.loads(by_id[marks_id].marks_json),
+                }
+            )
+        return out
 
 
 def judged(marks: Any, size: tuple[int, int], source: str) -> StillVerdict:
