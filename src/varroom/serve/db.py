@@ -219,6 +219,6 @@ still_marks = sa.Table(
 still_decisions = sa.Table(
     "still_decisions",
     metadata,
-    sa.Column("decision_id", sa.Integer, sa.ForeignKey("decisions.id"), primary_key=True),
+    sa.Column("decision_id", sa.Integer, primary_key=True),  # a decisions.id (see 0004)
     sa.Column("marks_id", sa.Integer, sa.ForeignKey("still_marks.id"), nullable=False),
 )

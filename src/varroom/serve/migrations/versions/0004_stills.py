@@ -50,7 +50,9 @@ def upgrade() -> None:
     )
     op.create_table(
         "still_decisions",
-        sa.Column("decision_id", sa.Integer, sa.ForeignKey("decisions.id"), primary_key=True),
+        # No foreign key to `decisions`: PostgreSQL would then answer a TRUNCATE of the log
+        # with the reference, before the log's own append-only trigger can refuse it.
+        sa.Column("decision_id", sa.Integer, primary_key=True),
         sa.Column("marks_id", sa.Integer, sa.ForeignKey("still_marks.id"), nullable=False),
     )
     dialect = op.get_bind().dialect.name
@@ -66,6 +68,10 @@ def upgrade() -> None:
             op.execute(
                 f"CREATE TRIGGER {table}_append_only BEFORE UPDATE OR DELETE ON {table} "
                 "FOR EACH ROW EXECUTE FUNCTION varroom_stills_append_only()"
+            )
+            op.execute(
+                f"CREATE TRIGGER {table}_append_only_truncate BEFORE TRUNCATE ON {table} "
+                "FOR EACH STATEMENT EXECUTE FUNCTION varroom_stills_append_only()"
             )
 
 
