@@ -27,7 +27,7 @@ from varroom.serve.config import (
 )
 from varroom.serve.errors import install_handlers
 from varroom.serve.middleware import Guard
-from varroom.serve.routers import ROUTERS
+from varroom.serve.routers import ROUTERS, stills
 from varroom.serve.routers.health import version
 from varroom.serve.routers.page import STATIC
 from varroom.serve.schemas import ERROR_SCHEMA
@@ -93,6 +93,7 @@ def create_app(
     install_handlers(app)
     for router in ROUTERS:
         app.include_router(router)
+    app.include_router(stills.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     schema = app.openapi()
     schema.setdefault("components", {}).setdefault("schemas", {})["Error"] = ERROR_SCHEMA

@@ -7,6 +7,7 @@ from pathlib import Path
 
 MAX_SITUATION_BYTES = 2 * 1024 * 1024
 MAX_AUDIT_BYTES = 1024 * 1024 * 1024
+MAX_STILL_BYTES = 25 * 1024 * 1024  # a 4K PNG broadcast frame
 DEFAULT_DATA_DIR = Path("varroom-data")
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
 # The review room's data (the log, uploads, pictures) is for the user who serves it only.
@@ -23,4 +24,5 @@ class Limits:
     situation_bytes: int = MAX_SITUATION_BYTES
     audit_bytes: int = MAX_AUDIT_BYTES
     audit_files: int = 20
+    still_bytes: int = MAX_STILL_BYTES
     read_timeout_s: float = READ_TIMEOUT_S

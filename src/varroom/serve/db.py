@@ -192,3 +192,36 @@ def current_revision(engine: Engine) -> str:
 
 def head_revision() -> str:
     return ScriptDirectory.from_config(alembic_config()).get_current_head() or ""
+
+
+# Stills (migration 0004): a broadcast picture, the marks set on it (each save a new row: the
+# marks a decision was judged on never change), and which marks each decision rests on.
+stills = sa.Table(
+    "stills",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("created_at", sa.String(40), nullable=False),
+    sa.Column("source_name", sa.String(300)),
+    sa.Column("media_type", sa.String(20), nullable=False),
+    sa.Column("width", sa.Integer, nullable=False),
+    sa.Column("height", sa.Integer, nullable=False),
+    sa.Column("sha256", sa.String(64), nullable=False),
+    sa.Column("situation_id", sa.Integer, sa.ForeignKey("situations.id"), unique=True),
+)
+
+still_marks = sa.Table(
+    "still_marks",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("still_id", sa.Integer, sa.ForeignKey("stills.id"), nullable=False),
+    sa.Column("created_at", sa.String(40), nullable=False),
+    sa.Column("facts_version", sa.Integer, nullable=False),
+    sa.Column("marks_json", sa.Text, nullable=False),
+)
+
+still_decisions = sa.Table(
+    "still_decisions",
+    metadata,
+    sa.Column("decision_id", sa.Integer, primary_key=True),  # a decisions.id (see 0004)
+    sa.Column("marks_id", sa.Integer, sa.ForeignKey("still_marks.id"), nullable=False),
+)

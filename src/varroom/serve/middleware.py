@@ -132,6 +132,8 @@ class Guard:
         limit = (
             self.limits.audit_bytes
             if path.startswith("/api/audits")
+            else self.limits.still_bytes
+            if path == "/api/stills"
             else self.limits.situation_bytes
         )
         await self._within(limit, scope, receive, exchange, headers.get("content-length"))

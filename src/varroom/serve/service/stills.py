@@ -1,0 +1,419 @@
+"""Stills in the review room: a broadcast picture uploaded, marked, judged, decided.
+
+A still is kept as its bytes (0600, named by their SHA-256, in `data_dir/stills`) and a row of
+`stills`. Judging it is the pure `still_verdict` of `varroom still`, on the marks the page sends;
+saving the marks makes (or updates) its incident in the queue, the situation the marks give,
+so that the facts, the picture and the decision log of the room work on it as on any other.
+Each save is a new `still_marks` row stamped with the facts version it set, and a decision on
+the incident names in `still_decisions` the marks in force at the version it was made at.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import logging
+import os
+from contextlib import suppress
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import sqlalchemy as sa
+from PIL import Image, UnidentifiedImageError
+
+from varroom.errors import InputError, VarroomError
+from varroom.output_file import temporary_path
+from varroom.serve import db
+from varroom.serve.config import PRIVATE_DIR
+from varroom.serve.errors import ApiError
+from varroom.serve.facts import original_facts
+from varroom.serve.schemas import DecisionIn
+from varroom.serve.service.audits import save_upload
+from varroom.serve.service.decisions import DecisionLog
+from varroom.serve.service.display import names_of, safe_name, summary
+from varroom.serve.service.judging import judge_dict
+from varroom.serve.service.queue import Queue
+from varroom.serve.service.review import check_version
+from varroom.serve.service.room import Room
+from varroom.serve.service.store import Store, now
+from varroom.still import pitch_model as pm
+from varroom.still.judge import StillVerdict, still_verdict
+
+log = logging.getLogger("varroom.serve")
+
+MEDIA_TYPES = {"image/png": ("PNG", ".png"), "image/jpeg": ("JPEG", ".jpg")}
+# A broadcast frame is 1920 x 1080 or 3840 x 2160: far larger is a decompression bomb.
+MAX_SIDE_PX = 8192
+MAX_PIXELS = 40_000_000
+_OPENCV_MISSING = (
+    "OpenCV is not installed on the server (pip install 'varroom[still]'): "
+    "no landmarks or players suggested; mark them by hand"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class StillRow:
+    id: int
+    media_type: str
+    width: int
+    height: int
+    sha256: str
+    source_name: str | None
+    situation_id: int | None
+    created_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class Stills:
+    store: Store
+    folder: Path
+    queue: Queue
+    log: DecisionLog
+
+    @classmethod
+    def of(cls, room: Room) -> Stills:
+        """The stills service on the room's database, its files in `data_dir/stills`."""
+        return cls(room.store, room.data_dir / "stills", room.queue, room.log)
+
+    # -- the picture ------------------------------------------------------------------------
+
+    def add(self, body: bytes, media_type: str, filename: str | None) -> dict[str, Any]:
+        """Keep an uploaded PNG or JPEG: 201's answer, its id and size."""
+        if media_type not in MEDIA_TYPES:
+            raise ApiError(415, "send the still as image/png or image/jpeg")
+        width, height = _checked_image(body, media_type)
+        digest = hashlib.sha256(body).hexdigest()
+        self._keep(body, digest, media_type)
+        row = {
+            "created_at": now(),
+            "source_name": safe_name(filename),
+            "media_type": media_type,
+            "width": width,
+            "height": height,
+            "sha256": digest,
+        }
+        with self.store.write_lock, self.store.engine.begin() as conn:
+            still_id = conn.execute(
+                sa.insert(db.stills).values(**row).returning(db.stills.c.id)
+            ).scalar_one()
+        return self.detail(still_id)
+
+    def _keep(self, body: bytes, digest: str, media_type: str) -> None:
+        self.folder.mkdir(mode=PRIVATE_DIR, parents=True, exist_ok=True)
+        target = self.folder / (digest + MEDIA_TYPES[media_type][1])
+        if target.exists():  # the same picture again: its bytes are kept once
+            return
+        partial = temporary_path(target)
+        try:
+            save_upload(io.BytesIO(body), partial)  # created 0600, never over a file
+            os.replace(partial, target)
+        finally:
+            with suppress(FileNotFoundError):
+                partial.unlink()
+
+    def row(self, still_id: int) -> StillRow:
+        with self.store.engine.connect() as conn:
+            found = conn.execute(sa.select(db.stills).where(db.stills.c.id == still_id)).first()
+        if found is None:
+            raise ApiError(404, f"no still {still_id}")
+        return StillRow(**found._mapping)
+
+    def image(self, still_id: int) -> tuple[Path, str]:
+        """The still's file and its media type."""
+        row = self.row(still_id)
+        return self.folder / (row.sha256 + MEDIA_TYPES[row.media_type][1]), row.media_type
+
+    def rgb(self, still_id: int) -> npt.NDArray[np.uint8]:
+        path, _ = self.image(still_id)
+        with Image.open(path) as picture:
+            return np.asarray(picture.convert("RGB"), dtype=np.uint8)
+
+    # -- marks, verdict, picture -------------------------------------------------------------
+
+    def judge(self, still_id: int, marks: Any) -> StillVerdict:
+        """The verdict the marks give on this still; a fault is a 422 with its JSON path."""
+        row = self.row(still_id)
+        return judged(marks, (row.width, row.height), f"still {still_id}")
+
+    def picture(self, still_id: int, marks: Any) -> bytes:
+        """The still with the true offside line drawn (`varroom still --image`), as a PNG."""
+        # Imported here: matplotlib is loaded only when a picture is asked for.
+        from varroom.pictures.still import DPI, draw_still
+
+        figure = draw_still(self.judge(still_id, marks), self.rgb(still_id))
+        out = io.BytesIO()
+        figure.savefig(out, format="png", dpi=DPI, facecolor=figure.get_facecolor())
+        return out.getvalue()
+
+    def suggest(self, still_id: int, towards: float) -> dict[str, Any]:
+        """OpenCV's suggested landmarks and players, or why there are none."""
+        try:
+            from varroom.still.suggest import suggest_landmarks, suggest_players
+        except ImportError:
+            return {"available": False, "reason": _OPENCV_MISSING, "landmarks": [], "players": []}
+        image = self.rgb(still_id)
+        found = suggest_landmarks(image, towards)
+        players = [[round(u, 1), round(v, 1)] for u, v in suggest_players(image)]
+        return {
+            "available": True,
+            "reason": None
+            if found is not None
+            else "too few pitch lines found to fit the pitch: mark the landmarks by hand",
+            # Pitch points as `pitch_points` names them (the arc's meeting point is irrational).
+            "landmarks": []
+            if found is None
+            else [{**lm, "pitch": [round(v, 4) for v in lm["pitch"]]} for lm in found.to_json()],
+            "line_error_px": None if found is None else round(found.line_error_px, 2),
+            "players": players,
+        }
+
+    # -- the incident -------------------------------------------------------------------------
+
+    def save(self, still_id: int, marks: Any, expected: int | None) -> dict[str, Any]:
+        """Judge the marks and keep them with the still's incident (made at the first save).
+
+        With `expected` (the incident's facts version as loaded), a 409 if it moved on since.
+        Saving sets the situation the marks give, so the facts set on the old one start again.
+        """
+        still = self.row(still_id)
+        result = judged(marks, (still.width, still.height), f"still {still_id}")
+        data = result.situation_json
+        if still.situation_id is None:
+            if expected not in (None, 0):
+                raise ApiError(409, "this still has no incident yet", "header:If-Match")
+            name = still.source_name or f"still {still_id}"
+            situation_id = self.queue.add(data, name, origin="still")["id"]
+            with self.store.write_lock, self.store.engine.begin() as conn:
+                taken = conn.execute(
+                    sa.update(db.stills)
+                    .where(db.stills.c.id == still_id, db.stills.c.situation_id.is_(None))
+                    .values(situation_id=situation_id)
+                ).rowcount
+                if taken == 1:
+                    self._add_marks(conn, still_id, 0, marks)
+            if taken == 1:
+                return self.detail(still_id)
+            # Another reviewer saved first: their incident is the still's; update it.
+            still = self.row(still_id)
+        verdict, _ = judge_dict(data, f"still {still_id}")
+        with self.store.write_lock, self.store.engine.begin() as conn:
+            assert still.situation_id is not None
+            row = self.store.situation_row(conn, still.situation_id)
+            check_version(row, expected)
+            version = row.facts_version + 1
+            conn.execute(
+                sa.update(db.situations)
+                .where(db.situations.c.id == row.id)
+                .values(
+                    situation_json=json.dumps(data, ensure_ascii=False),
+                    facts_json=json.dumps(original_facts(data)),
+                    facts_version=version,
+                    engine_verdict_json=json.dumps(verdict, ensure_ascii=False),
+                    verdict_json=json.dumps(verdict, ensure_ascii=False),
+                    summary_json=json.dumps(summary(verdict, names_of(data)), ensure_ascii=False),
+                    status=verdict["status"],
+                    updated_at=now(),
+                )
+            )
+            self._add_marks(conn, still_id, version, marks)
+        return self.detail(still_id)
+
+    @staticmethod
+    def _add_marks(conn: sa.Connection, still_id: int, version: int, marks: Any) -> None:
+        conn.execute(
+            sa.insert(db.still_marks).values(
+                still_id=still_id,
+                created_at=now(),
+                facts_version=version,
+                marks_json=json.dumps(marks, ensure_ascii=False),
+            )
+        )
+
+    def detail(self, still_id: int) -> dict[str, Any]:
+        """The still, its incident, and the marks saved last (None before the first save)."""
+        still = self.row(still_id)
+        out: dict[str, Any] = {
+            "id": still.id,
+            "source_name": still.source_name,
+            "created_at": still.created_at,
+            "media_type": still.media_type,
+            "width": still.width,
+            "height": still.height,
+            "situation_id": still.situation_id,
+            "facts_version": None,
+            "marks_id": None,
+            "marks": None,
+            "verdict": None,
+        }
+        if still.situation_id is None:
+            return out
+        m = db.still_marks
+        with self.store.engine.connect() as conn:
+            situation = self.store.situation_row(conn, still.situation_id)
+            latest = conn.execute(
+                sa.select(m.c.id, m.c.marks_json)
+                .where(m.c.still_id == still_id)
+                .order_by(m.c.facts_version.desc())
+                .limit(1)
+            ).first()
+        out["facts_version"] = situation.facts_version
+        out["verdict"] = json.loads(situation.verdict_json)
+        if latest is not None:
+            out["marks_id"] = latest.id
+            out["marks"] = json.loads(latest.marks_json)
+        return out
+
+    def decide(
+        self, still_id: int, entry: DecisionIn, expected: int | None
+    ) -> tuple[dict[str, Any], bool]:
+        """Append a decision on the still's incident, recording the marks it was judged on."""
+        still = self.row(still_id)
+        if still.situation_id is None:
+            raise ApiError(409, "save the marks first: this still has no incident yet")
+        if expected is None:
+            raise ApiError(
+                422,
+                "send If-Match (the still's ETag): a decision names the marks it was judged on",
+                "header:If-Match",
+            )
+        decision, created = self.log.add(still.situation_id, entry, expected)
+        m = db.still_marks
+        with self.store.write_lock, self.store.engine.begin() as conn:
+            # The marks in force at the version the decision was made at (checked by the log).
+            marks = conn.execute(
+                sa.select(m.c.id, m.c.marks_json)
+                .where(m.c.still_id == still_id, m.c.facts_version <= expected)
+                .order_by(m.c.facts_version.desc())
+                .limit(1)
+            ).one()
+            linked = conn.execute(
+                sa.select(db.still_decisions.c.marks_id).where(
+                    db.still_decisions.c.decision_id == decision["id"]
+                )
+            ).first()
+            if linked is None:  # a retry (same client_ref) finds its link made already
+                conn.execute(
+                    sa.insert(db.still_decisions).values(
+                        decision_id=decision["id"], marks_id=marks.id
+                    )
+                )
+        return {**decision, "marks_id": marks.id, "marks": json.loads(marks.marks_json)}, created
+
+    def decisions(self, still_id: int) -> list[dict[str, Any]]:
+        """The decisions on the still's incident, oldest first, each with its marks: those it
+        recorded (`marks_recorded`), or for one made on the room's main page (which knows
+        nothing of marks) the marks saved last before it."""
+        still = self.row(still_id)
+        if still.situation_id is None:
+            return []
+        entries = self.log.entries(still.situation_id)
+        sd, m = db.still_decisions, db.still_marks
+        with self.store.engine.connect() as conn:
+            saved = conn.execute(
+                sa.select(m.c.id, m.c.created_at, m.c.marks_json)
+                .where(m.c.still_id == still_id)
+                .order_by(m.c.facts_version)
+            ).all()
+            links = dict(
+                conn.execute(
+                    sa.select(sd.c.decision_id, sd.c.marks_id).where(
+                        sd.c.marks_id.in_([r.id for r in saved])
+                    )
+                ).all()
+            )
+        by_id = {r.id: r for r in saved}
+        out = []
+        for entry in entries:
+            marks_id = links.get(entry["id"])
+            if marks_id is None:
+                before = [r.id for r in saved if r.created_at <= entry["created_at"]]
+                marks_id = before[-1] if before else None
+            out.append(
+                {
+                    **entry,
+                    "marks_id": marks_id,
+                    "marks_recorded": entry["id"] in links,
+                    "marks": None if marks_id is None else json.loads(by_id[marks_id].marks_json),
+                }
+            )
+        return out
+
+
+def judged(marks: Any, size: tuple[int, int], source: str) -> StillVerdict:
+    """`still_verdict`, its faults as 422s with the JSON path of the mark to correct."""
+    try:
+        return still_verdict(marks, size, source=source)
+    except InputError as error:
+        raise ApiError(422, error.problem, error.where or "$") from None
+    except VarroomError as error:
+        raise ApiError(422, str(error), "$") from None
+    except Exception:  # the fit must not take the server down with it, nor show its insides
+        log.exception("judging the marks of %s failed", source)
+        raise ApiError(
+            422, "these marks could not be judged: the server's log has the details", "$"
+        ) from None
+
+
+def verdict_out(result: StillVerdict) -> dict[str, Any]:
+    """What `varroom still --json` prints, with each mark's point on the pitch and a summary."""
+    verdict = result.to_dict()
+    return {
+        **verdict,
+        "summary": summary(verdict, names_of(result.situation_json)),
+        "points_m": {key: [round(x, 3), round(y, 3)] for key, (x, y) in result.points_m.items()},
+        "margin_se_m": None if result.margin_se_m is None else round(result.margin_se_m, 4),
+    }
+
+
+def _checked_image(body: bytes, media_type: str) -> tuple[int, int]:
+    """The still's (width, height), read from its header, after checking it decodes."""
+    kind = MEDIA_TYPES[media_type][0]
+    try:
+        with Image.open(io.BytesIO(body), formats=[kind]) as picture:
+            width, height = picture.size
+            if max(width, height) > MAX_SIDE_PX or width * height > MAX_PIXELS:
+                raise ApiError(
+                    422,
+                    f"a {width}x{height} picture: at most {MAX_SIDE_PX} pixels a side and "
+                    f"{MAX_PIXELS // 1_000_000} million in all",
+                    "$",
+                )
+            picture.load()
+    except ApiError:
+        raise
+    except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError):
+        raise ApiError(422, f"not a {kind} picture that can be read", "$") from None
+    if width < 16 or height < 16:
+        raise ApiError(422, f"a {width}x{height} picture is too small to mark", "$")
+    return width, height
+
+
+# The landmarks a reviewer can click, named as the attackers see them, facing the goal.
+_NAMES = {
+    (pm.HALF_L, 20.16): "penalty area meets the goal line",
+    (pm.PENALTY_AREA_X, 20.16): "penalty area, front corner",
+    (pm.HALF_L, 9.16): "goal area meets the goal line",
+    (pm.GOAL_AREA_X, 9.16): "goal area, front corner",
+    (pm.SPOT_X, 0.0): "penalty mark",
+    (pm.PENALTY_AREA_X, pm.ARC_DY): "penalty arc meets the penalty area",
+    (pm.HALF_L, pm.GOAL_HALF_M): "goalpost, foot",
+    (0.0, pm.HALF_W): "halfway line meets the touchline",
+    (pm.HALF_L, pm.GOAL_HALF_M, pm.GOAL_HEIGHT_M): "goalpost, top",
+}
+
+
+def pitch_points(towards: float) -> list[dict[str, Any]]:
+    """Every landmark of the pitch model, named, in the half attacked towards `towards`."""
+    out = []
+    for point in (*pm.GROUND_LANDMARKS, *pm.RAISED_LANDMARKS):
+        y = point[1]
+        name = _NAMES[(point[0], abs(y), *point[2:])]
+        if y != 0.0:
+            name += ", left" if y > 0 else ", right"
+        pitch = [round(towards * point[0] + 0.0, 4), round(y, 4), *point[2:]]
+        out.append({"name": name, "pitch": pitch})
+    return out
