@@ -17,8 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0004"
-# On merge with 0003 (another branch), this becomes "0003": one line.
-down_revision = "0002"
+down_revision = "0003"
 branch_labels = None
 depends_on = None
 
