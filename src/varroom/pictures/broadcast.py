@@ -17,6 +17,7 @@ Artists carry gids: "broadcast-offside-line" (the ground line, a Line2D in pixel
 from __future__ import annotations
 
 import os
+from collections.abc import Collection
 
 import numpy as np
 from matplotlib import patheffects
@@ -60,7 +61,6 @@ _TAKEN = (
     "broadcast-margin",
     "broadcast-note",
 )
-_HALO = [patheffects.withStroke(linewidth=4, foreground=style.SHADOW, alpha=0.9)]
 
 
 def write_broadcast(
@@ -103,17 +103,17 @@ def draw_broadcast(situation: Situation, verdict: Verdict, camera: Camera) -> Fi
     if line_label is not None:
         label, spots = line_label
         renderer = figure.canvas.get_renderer()  # type: ignore[attr-defined]
-        taken = _taken(figure, renderer, exclude=label)
+        taken = _taken(figure, renderer, exclude=[label])
         place(label, spots, taken, renderer, ax.get_window_extent(renderer))
     return figure
 
 
-def _taken(figure: Figure, renderer: RendererBase, exclude: Artist | None = None) -> list[Bbox]:
+def _taken(figure: Figure, renderer: RendererBase, exclude: Collection[Artist] = ()) -> list[Bbox]:
     """The boxes of what a label must keep clear of: players, numbers, marks, labels."""
     return [
         _extent(artist, renderer)
         for artist in figure.findobj(lambda a: str(a.get_gid() or "").startswith(_TAKEN))
-        if artist is not exclude
+        if artist not in exclude
     ]
 
 
@@ -381,7 +381,7 @@ def _overlay(ax: Axes, story: Story, camera: Camera) -> tuple[Text, list[Spot]] 
                 ha="left",
                 va="top",
                 zorder=9,
-                path_effects=_HALO,
+                path_effects=typeset.halo(4, alpha=0.9),
                 annotation_clip=False,
                 gid="broadcast-line-label",
             )
@@ -489,72 +489,44 @@ def _reach_label(
         at,
         xytext=(14, -14),
         textcoords="offset points",
-        color=colour,
-        fontsize=13,
-        fontweight="bold",
-        ha="left",
-        va="bottom",
-        zorder=9,
-        path_effects=_HALO,
+        **typeset.NAME.but(size=13, colour=colour, ha="left", zorder=9, halo=4).kwargs(),
         gid="broadcast-reach-label",
         annotation_clip=False,
     )
     figure = ax.get_figure()
     assert isinstance(figure, Figure)
     renderer = figure.canvas.get_renderer()  # type: ignore[attr-defined]
-    taken = _taken(figure, renderer, exclude=label)
+    taken = _taken(figure, renderer, exclude=[label])
     place(label, around(16) + around(36), taken, renderer, ax.get_window_extent(renderer))
 
 
 def _banner(figure: Figure, story: Story, camera: Camera) -> None:
     """The decision and the margin in the top corner (else the bottom left one) where they cover
     the fewest players and marks."""
-    width, height = camera.size
+    height = camera.size[1]
     scale = height / 1080
     renderer = figure.canvas.get_renderer()  # type: ignore[attr-defined]
-    box = dict(boxstyle="square,pad=0.35", facecolor=style.BACKGROUND, alpha=0.85, edgecolor="none")
-    headline = figure.text(
-        0.02,
-        0.965,
-        story.headline,
-        color=story.colour,
-        fontproperties=typeset.headline_font(max(18, 52 * scale)),
-        ha="left",
+    # Boxed, on a dark ground, in a corner (set by `_to_corner`).
+    banner = typeset.TextStyle(
+        max(10, 20 * scale),
         va="top",
-        gid="broadcast-headline",
-        bbox=box,
+        box=typeset.LabelBox(facecolor=style.BACKGROUND, shape="square", pad=0.35, alpha=0.85),
     )
-    texts = [headline]
+    texts = [
+        typeset.put(
+            figure,
+            0.02,
+            0.965,
+            story.headline,
+            banner.but(size=max(18, 52 * scale), colour=story.colour, headline=True),
+            gid="broadcast-headline",
+        )
+    ]
     margin = story.margin_text()
     if margin:
-        texts.append(
-            figure.text(
-                0.02,
-                0.9,
-                f"{margin} {story.margin_caption()}  \u00b7  when {story.played_label()}",
-                color=style.TEXT,
-                fontsize=max(10, 20 * scale),
-                ha="left",
-                va="top",
-                gid="broadcast-margin",
-                bbox=box,
-            )
-        )
-    taken = [
-        box
-        for artist in figure.findobj(lambda a: str(a.get_gid() or "").startswith(_TAKEN))
-        if artist not in texts
-        for box in [_extent(artist, renderer)]
-    ]
-    best: tuple[float, HAlign, bool] | None = None
-    corners: tuple[tuple[HAlign, bool], ...] = (("left", True), ("right", True), ("left", False))
-    for ha, top in corners:
-        boxes = _stack(texts, ha, top, renderer, width, height)
-        score = sum(cost(b, taken, figure.bbox) for b in boxes)
-        if best is None or score < best[0]:
-            best = (score, ha, top)
-    assert best is not None
-    _stack(texts, best[1], best[2], renderer, width, height)
+        words = f"{margin} {story.margin_caption()}  \u00b7  when {story.played_label()}"
+        texts.append(typeset.put(figure, 0.02, 0.9, words, banner, gid="broadcast-margin"))
+    _to_corner(figure, texts, (("left", True), ("right", True), ("left", False)), renderer)
     note = (
         "camera: projection matrix"
         if camera.kind == "projection"
@@ -563,25 +535,35 @@ def _banner(figure: Figure, story: Story, camera: Camera) -> None:
             + (f" (fit {camera.rms_px:.1f} px rms)" if camera.rms_px is not None else "")
         )
     )
-    label = figure.text(
+    label = typeset.put(
+        figure,
         0.985,
         0.015,
         f"varroom \u00b7 {note}",
-        color=style.PALE,
-        fontsize=max(8, 11 * scale),
-        ha="right",
-        va="bottom",
+        banner.but(size=max(8, 11 * scale), colour=style.PALE),
         gid="broadcast-note",
-        bbox=box,
     )
-    taken = _taken(figure, renderer, exclude=label)
-    corners = (("right", False), ("left", False), ("right", True))
+    _to_corner(figure, [label], (("right", False), ("left", False), ("right", True)), renderer)
+
+
+def _to_corner(
+    figure: Figure,
+    texts: list[Text],
+    corners: tuple[tuple[HAlign, bool], ...],
+    renderer: RendererBase,
+) -> None:
+    """Stack `texts` in the corner, of `corners` (side, top?), where they cover least of the
+    players, marks and other labels; the first such."""
+    width, height = int(figure.bbox.width), int(figure.bbox.height)
+    taken = _taken(figure, renderer, exclude=texts)
     scores = [
-        sum(cost(b, taken, figure.bbox) for b in _stack([label], ha, top, renderer, width, height))
+        sum(
+            cost(box, taken, figure.bbox) for box in _stack(texts, ha, top, renderer, width, height)
+        )
         for ha, top in corners
     ]
     ha, top = corners[scores.index(min(scores))]
-    _stack([label], ha, top, renderer, width, height)
+    _stack(texts, ha, top, renderer, width, height)
 
 
 def _stack(

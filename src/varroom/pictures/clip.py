@@ -67,7 +67,6 @@ _EFFECT = {
     Effect.REBOUND: "a rebound: no reset",
     Effect.OUT_OF_PLAY: "ball out of play",
 }
-_HALO = [patheffects.withStroke(linewidth=3, foreground=style.INK)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,18 +247,13 @@ class ClipPainter:
         )
         self.diameters_pt = np.sqrt(sizes)
         self.numbers = {
-            pid: ax.text(
+            pid: typeset.put(
+                ax,
                 0,
                 0,
                 str(s.players[pid].number),
-                color=style.INK,
-                fontsize=self.number_size,
-                fontweight="bold",
-                ha="center",
-                va="center",
-                zorder=6,
+                typeset.NUMBER.but(size=self.number_size, zorder=6),
                 animated=True,
-                clip_on=True,
                 gid=f"clip-number:{pid}",
             )
             for pid in self.ids
@@ -271,14 +265,8 @@ class ClipPainter:
                 (0, 0),
                 xytext=(0, 0.75 * diameter_pt),
                 textcoords="offset points",
-                color=style.TEXT,
-                fontsize=10.5,
-                fontweight="bold",
-                ha="center",
-                va="bottom",
-                zorder=9,
+                **typeset.NAME.but(zorder=9).kwargs(),
                 animated=True,
-                path_effects=_HALO,
                 annotation_clip=True,
                 gid=f"clip-name:{pid}",
             )
@@ -331,14 +319,8 @@ class ClipPainter:
             reach,
             xytext=(0, 0.75 * diameter_pt + 15),
             textcoords="offset points",
-            color=mark,
-            fontsize=13,
-            fontweight="bold",
-            ha="center",
-            va="bottom",
-            zorder=9,
+            **typeset.NAME.but(size=13, colour=mark, zorder=9).kwargs(),
             animated=True,
-            path_effects=_HALO,
             annotation_clip=True,
             gid="clip-margin",
         )

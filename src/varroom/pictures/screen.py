@@ -56,7 +56,6 @@ CROWD_M = 10.0  # players this near the attacker's point are in the inset's view
 NEAR_M = 25.0  # the ball, and the goal mouth, this near the attacker's point too
 
 _SHADOW = [patheffects.withStroke(linewidth=6, foreground=style.SHADOW)]
-_HALO = [patheffects.withStroke(linewidth=3, foreground=style.INK)]
 
 
 def write_screen(situation: Situation, verdict: Verdict, path: str | os.PathLike[str]) -> None:
@@ -489,17 +488,12 @@ def _inset(ax: Axes, story: Story, renderer: RendererBase) -> None:
         number = s.players[player_id].number
         if big and number is not None:
             numbers.append(
-                ax.text(
+                typeset.put(
+                    ax,
                     position.x_m,
                     position.y_m,
                     str(number),
-                    color=style.INK,
-                    fontsize=10,
-                    fontweight="bold",
-                    ha="center",
-                    va="center",
-                    zorder=6,
-                    clip_on=True,
+                    typeset.NUMBER.but(size=10, zorder=6),
                     gid=f"inset-number:{player_id}",
                 )
             )
@@ -551,14 +545,8 @@ def _inset(ax: Axes, story: Story, renderer: RendererBase) -> None:
             (focus.reach.x_m, focus.reach.y_m),
             xytext=(0, 16),
             textcoords="offset points",
-            color=style.TEXT,
-            fontsize=15,
-            ha="center",
-            va="bottom",
-            fontweight="bold",
-            zorder=8,
+            **typeset.NAME.but(size=15, zorder=8).kwargs(),
             annotation_clip=True,
-            path_effects=_HALO,
             gid="inset-name",
         )
         obstacles.append(place(name, around(12), obstacles, renderer, frame)[1])
@@ -580,13 +568,7 @@ def _attack_arrow(
         0,
         0,
         f"{story.s.attacking_team} attack",
-        color=style.ATTACKERS,
-        fontsize=12,
-        ha="center",
-        va="bottom",
-        fontweight="bold",
-        zorder=8,
-        path_effects=_HALO,
+        **typeset.NAME.but(size=12, colour=style.ATTACKERS, zorder=8).kwargs(),
         gid="inset-attack",
     )
     best: tuple[float, float, float] | None = None
