@@ -225,8 +225,9 @@ def name_box(view: Mapping[str, Any], player: Mapping[str, Any]) -> tuple[float,
 
 
 def _lift_names(players: list[dict[str, Any]], view: Mapping[str, Any], ball: Floats) -> None:
-    """Raise a name over another's (the two stand level at the line) or over the ball, in
-    steps of its own height, so that both read."""
+    """Raise a name over another's (the two often stand level at the line) or over the ball,
+    in steps of its own height, so that both read. (Not off the players behind: lifted any
+    higher, a name no longer reads as his.)"""
     bx, by, _ = project(view, [ball])[0]
     taken: list[tuple[float, ...]] = [(bx - 6, by - 6, bx + 6, by + 6)]
     for player in sorted(players, key=lambda p: p["role"] != "attacker"):
