@@ -17,7 +17,11 @@ from varroom.formats.situation_json import load_situation
 # Each picture `check` can write: its help, and where its writer lives, imported only when
 # asked for (matplotlib is slow to import). A writer takes (situation, verdict, path).
 _PICTURES = {
-    "image": ("Write a top-down picture of the decision (PNG).", "varroom.render", "render_png"),
+    "image": (
+        "Write a top-down picture of the decision (PNG).",
+        "varroom.pictures.decision",
+        "write_decision",
+    ),
     "screen": (
         "Write the stadium-screen still (PNG, 1920x1080).",
         "varroom.pictures.screen",
