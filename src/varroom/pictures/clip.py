@@ -207,19 +207,18 @@ class ClipPainter:
         return "varroom \u00b7 Law 11"
 
     def _action_points(self, frames: list[ClipFrame]) -> list[tuple[float, float]]:
-        """What the fixed view must hold: the ball from the moment of play on, the attacker and
-        what set the line, the player on the ball at the moment of play and the line itself.
-        The build-up may come in from outside the view."""
+        """What the fixed view must hold: what every view of the moment of play holds
+        (`Story.key_points`), the ball all the way from there, and the attacker, what set the
+        line and the player on the ball where they are at the end. The build-up may come in from
+        outside the view."""
         story = self.story
         t_play = story.touch.t_s
-        points = [(f.ball_m[0], f.ball_m[1]) for f in frames if f.t_s >= t_play]
+        points = story.key_points()
+        points += [(f.ball_m[0], f.ball_m[1]) for f in frames if f.t_s >= t_play]
         keys = [pid for pid in (story.focus, story.setter_id(), story.touch.player) if pid]
         for frame in frames:
             if frame.phase in ("moment", "end"):
                 points += [frame.positions[pid] for pid in keys if pid in frame.positions]
-        if story.line is not None:
-            judged = story.focus_judged
-            points.append((story.line.x_m, judged.reach.y_m if judged else story.touch.ball_m[1]))
         # Near the goal attacked, the whole goal mouth.
         goal_x = story.sign * self.s.pitch.half_length_m
         if any(abs(goal_x - x) < 25.0 for x, _ in points):

@@ -62,4 +62,3 @@ def pitch_lines(pitch: Pitch, step_deg: float = 4.0) -> list[Floats]:
         back = goal_x + sign * GOAL_DEPTH
         lines.append(np.array([[goal_x, -post], [back, -post], [back, post], [goal_x, post]]))
     return lines
-
