@@ -1,4 +1,5 @@
-"""A top-down pitch on a matplotlib Axes, in situation metres (no offset, no mplsoccer): the
+"""The one top-down pitch, on a matplotlib Axes in situation metres (origin at the centre
+spot), and the one view fitter (`fit_box`): the top-down picture, its close-up and map, the
 screen's inset and every frame of the clip draw on it."""
 
 from __future__ import annotations
