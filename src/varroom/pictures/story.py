@@ -74,12 +74,6 @@ class Figure:
         return {Side.BALL: "The ball", Side.HALFWAY_LINE: "Halfway line"}.get(self.kind, "")
 
     @property
-    def full_name(self) -> str:
-        if self.player is not None:
-            return self.player.label
-        return self.name
-
-    @property
     def number(self) -> int | None:
         return None if self.player is None else self.player.number
 
@@ -335,10 +329,6 @@ class Story:
         return f"{who}, {part}" if part else who
 
     # -- when ----------------------------------------------------------------------------------------
-
-    def touch_label(self, index: int) -> str:
-        """'Kane pass', 'Header' for a touch by nobody named."""
-        return self.play_label(index)
 
     def play_label(self, index: int | None = None) -> str:
         """'Emerson header' for a touch (the judged one by default)."""
