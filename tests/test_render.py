@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.collections import PathCollection
@@ -729,3 +730,58 @@ def test_text_style_roles_become_matplotlib_keywords() -> None:
     assert len(boxed["path_effects"]) == 1
     headline = TextStyle(40, headline=True).kwargs()
     assert "fontsize" not in headline and headline["fontproperties"].get_size() == 40
+
+
+# -- the shared geometry ---------------------------------------------------------------------------
+
+coordinate = st.floats(-40, 40, allow_nan=False)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    points=st.lists(
+        st.tuples(coordinate, st.floats(-25, 25, allow_nan=False)), min_size=1, max_size=8
+    ),
+    aspect=st.floats(0.6, 2.5),
+    sign=st.sampled_from([1.0, -1.0]),
+)
+def test_the_view_fitter_holds_every_point_at_the_asked_shape(
+    points: list[tuple[float, float]], aspect: float, sign: float
+) -> None:
+    from varroom.model.situation import Pitch
+    from varroom.pictures.topdown import fit_box
+
+    pitch = Pitch(105.0, 68.0)
+    x0, y0, x1, y1 = fit_box(points, pitch, aspect, sign, pad_m=2.0, min_span=(20.0, 12.0))
+    assert (x1 - x0) / (y1 - y0) == pytest.approx(aspect)
+    assert x1 - x0 >= 20.0 - 1e-9 and y1 - y0 >= 12.0 - 1e-9
+    for x, y in points:  # inside the pitch and 4 m round it, so never slid away
+        assert x0 - 1e-9 <= x <= x1 + 1e-9 and y0 - 1e-9 <= y <= y1 + 1e-9
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    ends=st.lists(st.floats(-50, 150, allow_nan=False), min_size=4, max_size=4),
+    t=st.floats(0, 1),
+)
+def test_the_segment_clip_keeps_exactly_the_part_inside(ends: list[float], t: float) -> None:
+    from varroom.model.camera import clip_segment
+
+    box = (0.0, 0.0, 100.0, 60.0)
+    segment = np.array([[ends[0], ends[1]], [ends[2], ends[3]]])
+    piece = clip_segment(segment, box)
+    point = segment[0] + t * (segment[1] - segment[0])
+    inside = 0 <= point[0] <= 100 and 0 <= point[1] <= 60
+    if piece is None:
+        # Nothing of it is inside (allowing for rounding at the edge).
+        assert not (0.001 <= point[0] <= 99.999 and 0.001 <= point[1] <= 59.999)
+        return
+    for end in piece:  # the piece lies in the box, on the segment
+        assert -1e-9 <= end[0] <= 100 + 1e-9 and -1e-9 <= end[1] <= 60 + 1e-9
+        (dx, dy), (ex, ey) = segment[1] - segment[0], end - segment[0]
+        cross = dx * ey - dy * ex
+        assert abs(cross) <= 1e-6 * (1 + np.linalg.norm(segment[1] - segment[0]) ** 2)
+    if inside and 0.001 < t < 0.999:
+        # A point of the segment inside the box is between the piece's ends.
+        a, b = piece
+        assert np.dot(point - a, point - b) <= 1e-6
