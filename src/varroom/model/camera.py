@@ -147,7 +147,8 @@ def clip_segment(uv: Floats, box: tuple[float, float, float, float]) -> Floats |
     """The part of the segment uv[0]-uv[1] inside the axis-aligned box (x0, y0, x1, y1), as
     two points; None when none of it is (Liang-Barsky). The one segment clip of the package:
     the camera cuts projected lines to its frame with it, the pictures their labels' lines."""
-    (ax, ay), (bx, by) = uv
+    # Python floats: a near-zero step divides to inf, as the method wants, without a warning.
+    (ax, ay), (bx, by) = ((float(u), float(v)) for u, v in uv)
     dx, dy = bx - ax, by - ay
     lo, hi = 0.0, 1.0
     x0, y0, x1, y1 = box
