@@ -221,7 +221,7 @@ def _players(ax: Axes, story: Story, camera: Camera) -> None:
             if not (np.all(np.isfinite(shoulders)) and np.all(np.isfinite(head))):
                 continue
             size = max(3.0, 0.16 * abs(foot[1] - head[1]))
-            edge = "white" if pid in key else style.INK
+            edge = style.RING if pid in key else style.INK
             ax.add_line(
                 Line2D(
                     [foot[0], shoulders[0]],
@@ -276,7 +276,7 @@ def _players(ax: Axes, story: Story, camera: Camera) -> None:
                     marker="o",
                     markersize=10,
                     color=colour,
-                    markeredgecolor="white" if pid in key else style.INK,
+                    markeredgecolor=style.RING if pid in key else style.INK,
                     ls="",
                     zorder=4,
                     gid=f"broadcast-player:{pid}",
@@ -335,7 +335,7 @@ def _overlay(ax: Axes, story: Story, camera: Camera) -> tuple[Text, list[Spot]] 
                 Line2D(
                     ball_seg[:, 0],
                     ball_seg[:, 1],
-                    color="white",
+                    color=style.RING,
                     lw=1.6,
                     alpha=0.7,
                     ls=(0, (8, 6)),
@@ -417,7 +417,7 @@ def _overlay(ax: Axes, story: Story, camera: Camera) -> tuple[Text, list[Spot]] 
                     marker="o",
                     markersize=11,
                     color=colour,
-                    markeredgecolor="white",
+                    markeredgecolor=style.RING,
                     markeredgewidth=2,
                     ls="",
                     zorder=8,

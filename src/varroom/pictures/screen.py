@@ -301,7 +301,7 @@ def _card(
         )
         badge.add_line(Line2D([0, 0], [-0.96, 0.96], color=style.PITCH_LINES, lw=4))
     else:
-        badge.add_patch(Circle((0, 0), 0.96, facecolor=who.colour, edgecolor="white", lw=3))
+        badge.add_patch(Circle((0, 0), 0.96, facecolor=who.colour, edgecolor=style.RING, lw=3))
         number = "" if who.number is None else str(who.number)
         badge.text(
             0,
@@ -362,7 +362,7 @@ def _point_line(story: Story, who: Who) -> str:
 
 def _ball_badge(ax: Axes) -> None:
     """A white ball with a pentagon in the middle and five round it."""
-    ax.add_patch(Circle((0, 0), 0.96, facecolor="white", edgecolor="none"))
+    ax.add_patch(Circle((0, 0), 0.96, facecolor=style.BALL, edgecolor="none"))
 
     def pentagon(cx: float, cy: float, r: float, turn: float) -> np.ndarray:
         angles = turn + np.arange(5) * 2 * np.pi / 5
@@ -478,7 +478,7 @@ def _inset(ax: Axes, story: Story, renderer: RendererBase) -> None:
                     ls="",
                     markersize=size_pt,
                     color=story.team_colour(player_id),
-                    markeredgecolor="white" if big else style.INK,
+                    markeredgecolor=style.RING if big else style.INK,
                     markeredgewidth=2.0 if big else 1.0,
                     zorder=5 if big else 4,
                     gid=f"inset-player:{player_id}",
@@ -507,7 +507,7 @@ def _inset(ax: Axes, story: Story, renderer: RendererBase) -> None:
                     marker="X",
                     markersize=13,
                     color=style.margin_colour(story.margin),
-                    markeredgecolor="white",
+                    markeredgecolor=style.RING,
                     ls="",
                     zorder=7,
                     gid="inset-reach",
