@@ -502,11 +502,14 @@ class PitchView:
         )
 
     def _block_marks(self) -> None:
-        """What the labels must not cover: the magnifier, the players, the ball, the touches,
-        the measured points."""
+        """What the labels must not cover: the magnifier, the offside line, the players, the
+        ball, the touches, the measured points."""
         placer, story = self.placer, self.story
         if self.hidden is not None:
             placer.block_metres(Bbox.from_extents(*self.hidden))
+        if story.line is not None:
+            x, _ = placer.display((story.line.x_m, 0.0))
+            placer.taken.append(Bbox.from_extents(x - 2, placer.bounds.y0, x + 2, placer.bounds.y1))
         for player_id, where in story.touch.positions.items():
             placer.block((where.x_m, where.y_m), radius_px(self.marker_s(player_id), self.dpi) + 2)
         for x, y, r in self.icons():
