@@ -18,12 +18,14 @@ metres (origin at the centre spot). The file is written whole or not at all
 
 Artists a test may want to find carry a `gid`: "offside-line", "offside-line-label",
 "ball-line", "ball-line-label", "uncertainty-band", "reach-line", "reach-point", "margin-label",
-"receiver-reach-point", "receiver-margin-label", "second-last-reach", "ball", "ball-path",
-"touch:<i>", "touch-label:judged", "player:<id>", "number:<id>", "label:<id>", "involved:<id>",
-"involved-label", "banner-title", "banner-reason", "banner-team", "banner-details",
-"closeup-offside-line", "closeup-reach-line", "closeup-margin", "closeup-interval",
-"minimap-view", "magnifier", "magnifier-frame", "magnifier-caption", "touch-row:<i>",
-"touch-what:<i>", "legend"; inside the magnifier the same names start with "zoom:".
+"receiver-reach-line", "receiver-reach-point", "receiver-margin-label", "second-last-reach",
+"ball", "ball-path", "touch:<i>", "touch-label:judged", "player:<id>", "number:<id>",
+"label:<id>", "involved:<id>", "involved-label", "banner-title", "banner-reason", "banner-team",
+"banner-details", "attack-arrow", "closeup-offside-line", "closeup-reach-line",
+"closeup-receiver-line", "closeup-margin", "closeup-interval", "closeup-line-caption",
+"closeup-reach-caption", "minimap-view", "magnifier", "magnifier-frame", "magnifier-caption",
+"touch-row:<i>", "touch-what:<i>", "legend"; inside the magnifier the same names start with
+"zoom:".
 """
 
 from __future__ import annotations
