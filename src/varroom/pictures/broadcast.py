@@ -40,6 +40,7 @@ from varroom.output_file import check_target, write_atomically
 from varroom.pictures import PictureError, style, typeset
 from varroom.pictures.body import POSE
 from varroom.pictures.geometry import pitch_lines
+from varroom.pictures.marks import dots
 from varroom.pictures.placement import Spot, around, cost, outside, overlap, place
 from varroom.pictures.story import Story
 from varroom.pictures.topdown import STRIPES
@@ -428,19 +429,16 @@ def _overlay(ax: Axes, story: Story, camera: Camera) -> tuple[Text, list[Spot]] 
     bx, by, bz = story.touch.ball_m
     ball = camera.project([(bx, by, bz if camera.sees_height else 0.0)])[0]
     if _in_frame(ball, width, height):
-        ax.add_line(
-            Line2D(
-                [ball[0]],
-                [ball[1]],
-                marker="o",
-                markersize=10,
-                color=style.BALL,
-                markeredgecolor=style.DEFENDER_EDGE,
-                markeredgewidth=1.5,
-                ls="",
-                zorder=8,
-                gid="broadcast-ball",
-            )
+        dots(
+            ax,
+            [ball[0]],
+            [ball[1]],
+            s=100,
+            color=style.BALL,
+            edgecolors=style.DEFENDER_EDGE,
+            linewidths=1.5,
+            zorder=8,
+            gid="broadcast-ball",
         )
     second = line.second_last_reach
     if (
@@ -451,19 +449,17 @@ def _overlay(ax: Axes, story: Story, camera: Camera) -> tuple[Text, list[Spot]] 
         point = _reach_point(second, story.touch.positions.get(line.second_last), camera)
         uv = camera.project([point])[0]
         if _in_frame(uv, width, height):
-            ax.add_line(
-                Line2D(
-                    [uv[0]],
-                    [uv[1]],
-                    marker="D",
-                    markersize=9,
-                    color=style.DEFENDERS,
-                    markeredgecolor=style.INK,
-                    markeredgewidth=1.5,
-                    ls="",
-                    zorder=8,
-                    gid="broadcast-second-last",
-                )
+            dots(
+                ax,
+                [uv[0]],
+                [uv[1]],
+                s=81,
+                marker="D",
+                color=style.DEFENDERS,
+                edgecolors=style.INK,
+                linewidths=1.5,
+                zorder=8,
+                gid="broadcast-second-last",
             )
     attacker = story.attacker()
     if reach_at is not None and attacker is not None:

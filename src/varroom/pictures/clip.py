@@ -44,11 +44,12 @@ from varroom.engine.verdict import Effect, Verdict
 from varroom.model.situation import Situation
 from varroom.output_file import check_target, write_atomically
 from varroom.pictures import PictureError, style, typeset
+from varroom.pictures.marks import dots
 from varroom.pictures.motion import XY, ball_at, positions_at
 from varroom.pictures.placement import Spot, around, marker_boxes, overlap, place
 from varroom.pictures.story import Story
 from varroom.pictures.topdown import draw_pitch, fit_box, goal_mouth
-from varroom.pictures.typeset import HAlign, VAlign
+from varroom.pictures.typeset import HAlign, LabelBox, VAlign
 
 FPS = 12.0
 BEFORE_S = 2.0
@@ -59,6 +60,16 @@ HEADER = 0.1  # the caption bar on top, figure fraction
 # The bar at the bottom, off the pitch, so that the freeze badge and the decision never cover a
 # player: "FROZEN" and the margin at the moment of play, the decision at the end.
 FOOTER = 0.1
+
+# The text roles of the clip's bars (typeset).
+VERDICT = typeset.TextStyle(30, headline=True)
+DETAIL = typeset.TextStyle(13)
+CAPTION = typeset.TextStyle(14, weight="bold")
+CLOCK = typeset.TextStyle(12, colour=style.MUTED, ha="right", family="DejaVu Sans Mono")
+FROZEN = typeset.TextStyle(13, colour=style.BACKGROUND, weight="bold")
+LINE_LABEL = typeset.LINE_LABEL.but(
+    size=9.5, weight="normal", va="bottom", box=LabelBox(alpha=0.75)
+)
 
 _EFFECT = {
     Effect.RESET: "a deliberate play: offside reset",
@@ -329,40 +340,26 @@ class ClipPainter:
             xycoords=("data", "axes fraction"),
             xytext=(-story.sign * 6, 8),
             textcoords="offset points",
-            color=style.LINE,
-            fontsize=9.5,
-            ha="right" if story.sign > 0 else "left",
-            va="bottom",
-            zorder=9,
             animated=True,
-            bbox=dict(
-                boxstyle="round,pad=0.3", facecolor=style.LABEL_BOX, edgecolor="none", alpha=0.75
-            ),
             gid="clip-line-label",
+            **LINE_LABEL.but(ha="right" if story.sign > 0 else "left").kwargs(),
         )
         self.trail = Line2D(
             [], [], color=style.LIGHT, lw=1.2, alpha=0.7, ls=(0, (3, 2)), zorder=6, animated=True
         )
-        self.ball = Line2D(
+        self.ball = dots(
+            ax,
             [],
             [],
-            marker="o",
-            markersize=9,
+            s=81,
             color=style.BALL,
-            markeredgecolor=style.DEFENDER_EDGE,
-            markeredgewidth=1.2,
-            ls="",
+            edgecolors=style.DEFENDER_EDGE,
+            linewidths=1.2,
             zorder=7,
-            animated=True,
             gid="clip-ball",
+            animated=True,
         )
-        for artist in (
-            self.offside_line,
-            self.ball_line,
-            self.reach,
-            self.trail,
-            self.ball,
-        ):
+        for artist in (self.offside_line, self.ball_line, self.reach, self.trail):
             ax.add_line(artist)
         self.freeze_frame = Rectangle(
             (0.003, FOOTER + 0.004),
@@ -376,14 +373,12 @@ class ClipPainter:
             gid="clip-freeze-frame",
         )
         self.figure.add_artist(self.freeze_frame)
-        self.verdict = self.figure.text(
+        self.verdict = typeset.put(
+            self.figure,
             0.015,
             FOOTER / 2,
             story.headline,
-            color=story.colour,
-            fontproperties=typeset.headline_font(30),
-            ha="left",
-            va="center",
+            VERDICT.but(colour=story.colour),
             animated=True,
             gid="clip-verdict",
         )
@@ -391,52 +386,23 @@ class ClipPainter:
         detail = story.margin_text()
         if detail and attacker is not None:
             detail = f"{attacker.name}: {detail} {story.margin_caption()}"
-        self.verdict_detail = self.figure.text(
-            0.5,
-            FOOTER / 2,
-            detail,
-            color=style.TEXT,
-            fontsize=13,
-            ha="left",
-            va="center",
-            animated=True,
-            gid="clip-verdict-detail",
+        put = typeset.put
+        self.verdict_detail = put(
+            self.figure, 0.5, FOOTER / 2, detail, DETAIL, animated=True, gid="clip-verdict-detail"
         )
-        self.caption = self.figure.text(
-            0.015,
-            1 - HEADER / 2,
-            "",
-            color=style.TEXT,
-            fontsize=14,
-            fontweight="bold",
-            ha="left",
-            va="center",
-            animated=True,
-            gid="clip-caption",
+        self.caption = put(
+            self.figure, 0.015, 1 - HEADER / 2, "", CAPTION, animated=True, gid="clip-caption"
         )
-        self.clock = self.figure.text(
-            0.86,
-            1 - HEADER / 2,
-            "",
-            color=style.MUTED,
-            fontsize=12,
-            ha="right",
-            va="center",
-            animated=True,
-            family="DejaVu Sans Mono",
-            gid="clip-clock",
+        self.clock = put(
+            self.figure, 0.86, 1 - HEADER / 2, "", CLOCK, animated=True, gid="clip-clock"
         )
-        self.freeze_badge = self.figure.text(
+        self.freeze_badge = put(
+            self.figure,
             0.015,
             FOOTER / 2,
             " \u275a\u275a FROZEN ",
-            color=style.BACKGROUND,
-            fontsize=13,
-            fontweight="bold",
-            ha="left",
-            va="center",
+            FROZEN.but(box=LabelBox(story.colour, "square", 0.3, None)),
             animated=True,
-            bbox=dict(boxstyle="square,pad=0.3", facecolor=story.colour, edgecolor="none"),
             gid="clip-frozen",
         )
         # Where labels may go: names round their player, the margin round the measured point,

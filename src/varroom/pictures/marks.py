@@ -27,9 +27,11 @@ def dots(
     gid: str | None = None,
     alpha: float | None = None,
     linestyle: str = "-",
+    **extra: Any,
 ) -> Line2D:
     """Markers as one Line2D; `s` in points squared (a scatter's size). A dashed `linestyle`
-    draws hollow markers with a thicker ring (a player off the field)."""
+    draws hollow markers with a thicker ring (a player off the field); `extra` adds animated
+    and the like."""
     dashed = linestyle != "-"
     line = Line2D(
         list(xs),
@@ -43,6 +45,7 @@ def dots(
         zorder=zorder,
         gid=gid,
         alpha=alpha,
+        **extra,
     )
     ax.add_artist(line)
     return line

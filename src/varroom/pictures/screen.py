@@ -39,6 +39,7 @@ from varroom.engine.verdict import Status, Verdict
 from varroom.model.situation import Situation
 from varroom.output_file import check_target, write_png
 from varroom.pictures import style, typeset
+from varroom.pictures.marks import dots
 from varroom.pictures.placement import around, cost, overlap, place
 from varroom.pictures.story import Figure as Who
 from varroom.pictures.story import Side, Story, signed_distance
@@ -516,19 +517,16 @@ def _inset(ax: Axes, story: Story, renderer: RendererBase) -> None:
         )
     ball_drawn = box[0] <= ball[0] <= box[2] and box[1] <= ball[1] <= box[3]
     on_top.append(
-        ax.add_line(
-            Line2D(
-                [ball[0]] if ball_drawn else [],
-                [ball[1]] if ball_drawn else [],
-                marker="o",
-                markersize=10,
-                color=style.BALL,
-                markeredgecolor=style.DEFENDER_EDGE,
-                markeredgewidth=1.5,
-                ls="",
-                zorder=7,
-                gid="inset-ball",
-            )
+        dots(
+            ax,
+            [ball[0]] if ball_drawn else [],
+            [ball[1]] if ball_drawn else [],
+            s=100,
+            color=style.BALL,
+            edgecolors=style.DEFENDER_EDGE,
+            linewidths=1.5,
+            zorder=7,
+            gid="inset-ball",
         )
     )
     top_boxes = [mark.get_window_extent(renderer) for mark in on_top]
