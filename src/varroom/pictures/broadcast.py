@@ -40,7 +40,7 @@ from varroom.output_file import check_target, write_atomically
 from varroom.pictures import PictureError, style, typeset
 from varroom.pictures.body import POSE
 from varroom.pictures.geometry import pitch_lines
-from varroom.pictures.marks import dots
+from varroom.pictures.marks import ball_mark, dots, polyline
 from varroom.pictures.placement import Spot, around, cost, outside, overlap, place
 from varroom.pictures.story import Story
 from varroom.pictures.topdown import STRIPES
@@ -332,33 +332,22 @@ def _overlay(ax: Axes, story: Story, camera: Camera) -> tuple[Text, list[Spot]] 
     if abs(line.ball_x_m - line.x_m) > 1e-9:
         ball_seg = line_segment(camera, line.ball_x_m, s)
         if ball_seg is not None:
-            ax.add_line(
-                Line2D(
-                    ball_seg[:, 0],
-                    ball_seg[:, 1],
-                    color=style.RING,
-                    lw=1.6,
-                    alpha=0.7,
-                    ls=(0, (8, 6)),
-                    zorder=6.5,
-                    gid="broadcast-ball-line",
-                )
-            )
+            polyline(
+                ax, ball_seg[:, 0], ball_seg[:, 1], style.LINE, 1.6, (8, 6), 0.7, 6.5,
+                "broadcast-ball-line",
+            )  # fmt: skip
     seg = line_segment(camera, line.x_m, s)
     if seg is not None:
-        ax.add_line(
-            Line2D(
-                seg[:, 0],
-                seg[:, 1],
-                color=style.LINE,
-                lw=3.2,
-                zorder=7,
-                solid_capstyle="butt",
-                gid="broadcast-offside-line",
-                path_effects=[
-                    patheffects.withStroke(linewidth=6, foreground=style.SHADOW, alpha=0.45)
-                ],
-            )
+        polyline(
+            ax,
+            seg[:, 0],
+            seg[:, 1],
+            style.LINE,
+            3.2,
+            zorder=7,
+            gid="broadcast-offside-line",
+            solid_capstyle="butt",
+            path_effects=typeset.halo(6, style.SHADOW, 0.45),
         )
         # The label on the line, from where it enters the frame nearest the top down, at the first
         # spot clear of everything else (placed last, in `_place_line_label`).
@@ -396,50 +385,28 @@ def _overlay(ax: Axes, story: Story, camera: Camera) -> tuple[Text, list[Spot]] 
         if _in_frame(uv, width, height):
             if camera.sees_height and point[2] > 0:
                 ground = camera.project([(point[0], point[1], 0.0)])[0]
-                ax.add_line(
-                    Line2D(
-                        [uv[0], ground[0]],
-                        [uv[1], ground[1]],
-                        color=colour,
-                        lw=1.2,
-                        ls=(0, (3, 3)),
-                        zorder=7.5,
-                    )
+                polyline(
+                    ax, [uv[0], ground[0]], [uv[1], ground[1]], colour, 1.2, (3, 3), zorder=7.5
                 )
             level = camera.project([(line.x_m, point[1], point[2])])[0]
             if np.all(np.isfinite(level)):
-                ax.add_line(
-                    Line2D([level[0], uv[0]], [level[1], uv[1]], color=colour, lw=3, zorder=7.6)
-                )
-            ax.add_line(
-                Line2D(
-                    [uv[0]],
-                    [uv[1]],
-                    marker="o",
-                    markersize=11,
-                    color=colour,
-                    markeredgecolor=style.RING,
-                    markeredgewidth=2,
-                    ls="",
-                    zorder=8,
-                    gid="broadcast-reach",
-                )
+                polyline(ax, [level[0], uv[0]], [level[1], uv[1]], colour, 3, zorder=7.6)
+            dots(
+                ax,
+                [uv[0]],
+                [uv[1]],
+                s=121,
+                color=colour,
+                edgecolors=style.RING,
+                linewidths=2,
+                zorder=8,
+                gid="broadcast-reach",
             )
             reach_at = (float(uv[0]), float(uv[1]))
     bx, by, bz = story.touch.ball_m
     ball = camera.project([(bx, by, bz if camera.sees_height else 0.0)])[0]
     if _in_frame(ball, width, height):
-        dots(
-            ax,
-            [ball[0]],
-            [ball[1]],
-            s=100,
-            color=style.BALL,
-            edgecolors=style.DEFENDER_EDGE,
-            linewidths=1.5,
-            zorder=8,
-            gid="broadcast-ball",
-        )
+        ball_mark(ax, [ball[0]], [ball[1]], gid="broadcast-ball")
     second = line.second_last_reach
     if (
         second is not None

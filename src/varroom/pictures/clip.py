@@ -31,11 +31,9 @@ from pathlib import Path
 from typing import BinaryIO
 
 import numpy as np
-from matplotlib import patheffects
 from matplotlib.artist import Artist
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 from matplotlib.text import Text
 from matplotlib.transforms import Bbox
@@ -44,7 +42,7 @@ from varroom.engine.verdict import Effect, Verdict
 from varroom.model.situation import Situation
 from varroom.output_file import check_target, write_atomically
 from varroom.pictures import PictureError, style, typeset
-from varroom.pictures.marks import dots
+from varroom.pictures.marks import ball_mark, dots, polyline, vline
 from varroom.pictures.motion import XY, ball_at, positions_at
 from varroom.pictures.placement import Spot, around, marker_boxes, overlap, place
 from varroom.pictures.story import Story
@@ -287,42 +285,35 @@ class ClipPainter:
         line = story.line
         line_x = line.x_m if line is not None else math.nan
         ball_x = line.ball_x_m if line is not None else math.nan
-        self.offside_line = Line2D(
-            [line_x] * 2,
-            [-hw, hw],
-            lw=2.6,
+        self.offside_line = vline(
+            ax,
+            line_x,
+            -hw,
+            hw,
+            style.LINE,
+            2.6,
             zorder=3.5,
-            color=style.LINE,
-            animated=True,
-            path_effects=[
-                patheffects.withStroke(linewidth=4.5, foreground=style.LABEL_BOX, alpha=0.6)
-            ],
             gid="clip-offside-line",
-        )
-        self.ball_line = Line2D(
-            [ball_x] * 2,
-            [-hw, hw],
-            lw=1.1,
-            alpha=0.6,
-            ls=(0, (6, 5)),
-            zorder=3.4,
-            color=style.LINE,
             animated=True,
+            path_effects=typeset.halo(4.5, style.LABEL_BOX, 0.6),
+        )
+        self.ball_line = vline(
+            ax, ball_x, -hw, hw, style.LINE, 1.1, (6, 5), 0.6, 3.4, "clip-ball-line", animated=True
         )
         judged = story.focus_judged
         mark = style.margin_colour(story.margin)
         reach = (judged.reach.x_m, judged.reach.y_m) if judged is not None else (math.nan,) * 2
-        self.reach = Line2D(
+        self.reach = dots(
+            ax,
             [reach[0]],
             [reach[1]],
+            s=144,
             marker="X",
-            markersize=12,
             color=mark,
-            markeredgecolor=style.RING,
-            ls="",
+            edgecolors=style.RING,
             zorder=8,
-            animated=True,
             gid="clip-reach",
+            animated=True,
         )
         self.margin = ax.annotate(
             story.margin_text(),
@@ -344,23 +335,8 @@ class ClipPainter:
             gid="clip-line-label",
             **LINE_LABEL.but(ha="right" if story.sign > 0 else "left").kwargs(),
         )
-        self.trail = Line2D(
-            [], [], color=style.LIGHT, lw=1.2, alpha=0.7, ls=(0, (3, 2)), zorder=6, animated=True
-        )
-        self.ball = dots(
-            ax,
-            [],
-            [],
-            s=81,
-            color=style.BALL,
-            edgecolors=style.DEFENDER_EDGE,
-            linewidths=1.2,
-            zorder=7,
-            gid="clip-ball",
-            animated=True,
-        )
-        for artist in (self.offside_line, self.ball_line, self.reach, self.trail):
-            ax.add_line(artist)
+        self.trail = polyline(ax, [], [], style.LIGHT, 1.2, (3, 2), 0.7, 6, animated=True)
+        self.ball = ball_mark(ax, [], [], s=81, zorder=7, gid="clip-ball", animated=True)
         self.freeze_frame = Rectangle(
             (0.003, FOOTER + 0.004),
             0.994,

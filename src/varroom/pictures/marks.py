@@ -4,7 +4,7 @@ a scatter), vertical lines, arrows, box outlines."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from matplotlib.axes import Axes
@@ -52,33 +52,11 @@ def dots(
 
 
 def vline(
-    ax: Axes,
-    x: float,
-    y0: float,
-    y1: float,
-    colour: str,
-    width: float,
-    dashes: tuple[float, float] | None = None,
-    alpha: float | None = None,
-    zorder: float = 3.0,
-    gid: str | None = None,
-    **extra: Any,
+    ax: Axes, x: float, y0: float, y1: float, colour: str, width: float, *rest: Any, **extra: Any
 ) -> Line2D:
     """A vertical line from (x, y0) to (x, y1): an offside line, a ball line, a measured part's
-    line; `dashes` (on, off) in points; `extra` adds path effects, animated and the like."""
-    line = Line2D(
-        [x, x],
-        [y0, y1],
-        color=colour,
-        linewidth=width,
-        linestyle="-" if dashes is None else (0, dashes),
-        alpha=alpha,
-        zorder=zorder,
-        gid=gid,
-        **extra,
-    )
-    ax.add_artist(line)
-    return line
+    line; `rest` and `extra` as `polyline` takes them (dashes, alpha, zorder, gid, ...)."""
+    return polyline(ax, [x, x], [y0, y1], colour, width, *rest, **extra)
 
 
 def outline(
@@ -134,3 +112,56 @@ def arrow(
     )
     ax.add_artist(patch)
     return patch
+
+
+def ball_mark(
+    ax: Axes,
+    xs: Sequence[float],
+    ys: Sequence[float],
+    s: float = 100.0,
+    zorder: float = 8.0,
+    gid: str | None = None,
+    **extra: Any,
+) -> Line2D:
+    """The ball, as every picture marks it: white with a dark outline; `s` in points squared."""
+    return dots(
+        ax,
+        xs,
+        ys,
+        s=s,
+        color=style.BALL,
+        edgecolors=style.DEFENDER_EDGE,
+        linewidths=1.5 if s >= 100 else 1.2,
+        zorder=zorder,
+        gid=gid,
+        **extra,
+    )
+
+
+def polyline(
+    ax: Axes,
+    xs: Iterable[float],
+    ys: Iterable[float],
+    colour: str,
+    width: float,
+    dashes: tuple[float, float] | None = None,
+    alpha: float | None = None,
+    zorder: float = 3.0,
+    gid: str | None = None,
+    **extra: Any,
+) -> Line2D:
+    """A line through the points: a projected offside line, a ball line, a trail; `dashes`
+    (on, off) in points; `extra` adds path effects, animated and the like."""
+    drawn = Line2D(
+        list(xs),
+        list(ys),
+        color=colour,
+        linewidth=width,
+        linestyle="-" if dashes is None else (0, dashes),
+        alpha=alpha,
+        zorder=zorder,
+        gid=gid,
+        **extra,
+    )
+    ax.add_artist(drawn)
+    return drawn

@@ -39,7 +39,7 @@ from varroom.engine.verdict import Status, Verdict
 from varroom.model.situation import Situation
 from varroom.output_file import check_target, write_png
 from varroom.pictures import style, typeset
-from varroom.pictures.marks import dots
+from varroom.pictures.marks import ball_mark, vline
 from varroom.pictures.placement import around, cost, overlap, place
 from varroom.pictures.story import Figure as Who
 from varroom.pictures.story import Side, Story, signed_distance
@@ -426,30 +426,17 @@ def _inset(ax: Axes, story: Story, renderer: RendererBase) -> None:
     hw = s.pitch.half_width_m
     if line is not None:
         if abs(line.ball_x_m - line.x_m) > 1e-9:
-            ax.add_line(
-                Line2D(
-                    [line.ball_x_m] * 2,
-                    [-hw, hw],
-                    color=style.LINE,
-                    lw=1.3,
-                    alpha=0.6,
-                    ls=(0, (6, 5)),
-                    zorder=3,
-                    gid="inset-ball-line",
-                )
-            )
-        ax.add_line(
-            Line2D(
-                [line.x_m] * 2,
-                [-hw, hw],
-                color=style.LINE,
-                lw=3.0,
-                zorder=3.2,
-                gid="inset-offside-line",
-                path_effects=[
-                    patheffects.withStroke(linewidth=5.5, foreground=style.LABEL_BOX, alpha=0.6)
-                ],
-            )
+            vline(ax, line.ball_x_m, -hw, hw, style.LINE, 1.3, (6, 5), 0.6, 3, "inset-ball-line")
+        vline(
+            ax,
+            line.x_m,
+            -hw,
+            hw,
+            style.LINE,
+            3.0,
+            zorder=3.2,
+            gid="inset-offside-line",
+            path_effects=typeset.halo(5.5, style.LABEL_BOX, 0.6),
         )
     key = {story.focus}
     defender = story.defender()
@@ -517,14 +504,10 @@ def _inset(ax: Axes, story: Story, renderer: RendererBase) -> None:
         )
     ball_drawn = box[0] <= ball[0] <= box[2] and box[1] <= ball[1] <= box[3]
     on_top.append(
-        dots(
+        ball_mark(
             ax,
             [ball[0]] if ball_drawn else [],
             [ball[1]] if ball_drawn else [],
-            s=100,
-            color=style.BALL,
-            edgecolors=style.DEFENDER_EDGE,
-            linewidths=1.5,
             zorder=7,
             gid="inset-ball",
         )
