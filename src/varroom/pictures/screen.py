@@ -58,6 +58,11 @@ NEAR_M = 25.0  # the ball, and the goal mouth, this near the attacker's point to
 
 _SHADOW = [patheffects.withStroke(linewidth=6, foreground=style.SHADOW)]
 
+# The two cards' text roles (typeset): the role line, the name in the headline face, the point.
+CARD_ROLE = typeset.TextStyle(15, colour=style.MUTED)
+CARD_NAME = typeset.TextStyle(52, headline=True)
+CARD_POINT = typeset.TextStyle(17)
+
 
 def write_screen(situation: Situation, verdict: Verdict, path: str | os.PathLike[str]) -> None:
     """Write the stadium-screen still as a 1920 x 1080 PNG (temporary file, then rename).
@@ -316,39 +321,15 @@ def _card(
         )
     text_x = 0.05 + size_px / width_px + 0.055
     role = who.role.upper() + (f"  \u00b7  {who.team}" if who.team else "")
-    role_text = ax.text(
-        text_x,
-        0.79,
-        role,
-        color=style.MUTED,
-        fontsize=15,
-        ha="left",
-        va="center",
-        gid=f"screen-{key}-role",
-    )
-    shrink_to_width(role_text, renderer, (1 - text_x - 0.04) * width_px, 10)
-    name = ax.text(
-        text_x,
-        0.5,
-        who.name.upper(),
-        color=style.TEXT,
-        fontproperties=typeset.headline_font(52),
-        ha="left",
-        va="center",
-        gid=f"screen-{key}-name",
-    )
-    shrink_to_width(name, renderer, (1 - text_x - 0.04) * width_px, 22)
-    point = ax.text(
-        text_x,
-        0.2,
-        _point_line(story, who),
-        color=style.TEXT if who.kind is Side.BALL else who.colour,
-        fontsize=17,
-        ha="left",
-        va="center",
-        gid=f"screen-{key}-point",
-    )
-    shrink_to_width(point, renderer, (1 - text_x - 0.04) * width_px, 11)
+    point_colour = style.TEXT if who.kind is Side.BALL else who.colour
+    # Who, what he is and the point measured, each shrunk to the card's width (never cut).
+    for y, words, look, least, part in (
+        (0.79, role, CARD_ROLE, 10, "role"),
+        (0.5, who.name.upper(), CARD_NAME, 22, "name"),
+        (0.2, _point_line(story, who), CARD_POINT.but(colour=point_colour), 11, "point"),
+    ):
+        text = typeset.put(ax, text_x, y, words, look, gid=f"screen-{key}-{part}")
+        shrink_to_width(text, renderer, (1 - text_x - 0.04) * width_px, least)
 
 
 def _point_line(story: Story, who: Who) -> str:
