@@ -21,7 +21,6 @@ import math
 import os
 
 import numpy as np
-from matplotlib import patheffects
 from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -44,7 +43,14 @@ from varroom.pictures.placement import around, cost, overlap, place
 from varroom.pictures.story import Figure as Who
 from varroom.pictures.story import Side, Story, signed_distance
 from varroom.pictures.topdown import draw_pitch, fit_box, goal_mouth
-from varroom.pictures.typeset import fit_lines, shrink_to_width, wrap_to_width
+from varroom.pictures.typeset import (
+    LabelBox,
+    TextStyle,
+    fit_lines,
+    put,
+    shrink_to_width,
+    wrap_to_width,
+)
 
 WIDTH_PX, HEIGHT_PX, DPI = 1920, 1080, 100
 SIDE = 0.035  # left and right margin, figure fraction
@@ -56,9 +62,20 @@ INSET_RECT = (0.615, 0.2, 0.35, 0.415)
 CROWD_M = 10.0  # players this near the attacker's point are in the inset's view
 NEAR_M = 25.0  # the ball, and the goal mouth, this near the attacker's point too
 
-_SHADOW = [patheffects.withStroke(linewidth=6, foreground=style.SHADOW)]
 
-# The two cards' text roles (typeset): the role line, the name in the headline face, the point.
+# The text roles (typeset): the strip on top, the big words, the margin, the announcement,
+# and the two cards' role line, name (in the headline face) and point.
+VAR_BADGE = TextStyle(
+    24, colour=style.BACKGROUND, headline=True, box=LabelBox(style.TEXT, "square", 0.25, None)
+)
+STRIP = TextStyle(22, headline=True)
+MATCH = TextStyle(16, colour=style.MUTED, ha="right")
+HEADLINE = TextStyle(165, ha="center", headline=True, halo=6)
+SUBHEADLINE = TextStyle(25, ha="center")
+MARGIN = HEADLINE.but(size=124)
+CAPTION = TextStyle(26, ha="center", headline=True)
+CERTAINTY = TextStyle(15, colour=style.MUTED, ha="center", va="top", linespacing=1.3)
+ANNOUNCEMENT = TextStyle(25, linespacing=1.35)
 CARD_ROLE = typeset.TextStyle(15, colour=style.MUTED)
 CARD_NAME = typeset.TextStyle(52, headline=True)
 CARD_POINT = typeset.TextStyle(17)
@@ -100,111 +117,39 @@ def _top_strip(figure: Figure, story: Story, renderer: RendererBase) -> None:
     figure.add_artist(
         Rectangle((0, 0.932), 1, 0.004, transform=figure.transFigure, color=story.colour)
     )
-    figure.text(
-        SIDE,
-        0.967,
-        " VAR ",
-        color=style.BACKGROUND,
-        fontproperties=typeset.headline_font(24),
-        va="center",
-        ha="left",
-        bbox=dict(boxstyle="square,pad=0.25", facecolor=style.TEXT, edgecolor="none"),
-    )
-    title = figure.text(
-        SIDE + 0.05,
-        0.967,
-        "REVIEW  \u00b7  OFFSIDE CHECK  \u00b7  LAW 11",
-        color=style.TEXT,
-        fontproperties=typeset.headline_font(22),
-        va="center",
-        ha="left",
-    )
+    put(figure, SIDE, 0.967, " VAR ", VAR_BADGE)
+    title = put(figure, SIDE + 0.05, 0.967, "REVIEW  \u00b7  OFFSIDE CHECK  \u00b7  LAW 11", STRIP)
     match = story.match_line()
     if match:
         # All of it, never cut: smaller, then on two lines, in the room the title leaves.
         room = (1 - SIDE) * WIDTH_PX - title.get_window_extent(renderer).x1 - 40
-        text = figure.text(
-            1 - SIDE,
-            0.967,
-            match,
-            color=style.MUTED,
-            fontsize=16,
-            va="center",
-            ha="right",
-            gid="screen-match",
-        )
+        text = put(figure, 1 - SIDE, 0.967, match, MATCH, gid="screen-match")
         shrink_to_width(text, renderer, room, 12)
         if text.get_window_extent(renderer).width > room:
             wrap_to_width(text, renderer, room)
 
 
 def _headline(figure: Figure, story: Story, renderer: RendererBase) -> None:
-    text = figure.text(
-        0.5,
-        0.812,
-        story.headline,
-        color=story.colour,
-        fontproperties=typeset.headline_font(165),
-        ha="center",
-        va="center",
-        gid="screen-headline",
-        path_effects=_SHADOW,
+    text = put(
+        figure, 0.5, 0.812, story.headline, HEADLINE.but(colour=story.colour), gid="screen-headline"
     )
     shrink_to_width(text, renderer, (1 - 2 * SIDE) * WIDTH_PX, 60)
     sub = story.sentence()
     if sub:
-        line = figure.text(
-            0.5,
-            0.69,
-            sub,
-            color=style.TEXT,
-            fontsize=25,
-            ha="center",
-            va="center",
-            gid="screen-subheadline",
-        )
+        line = put(figure, 0.5, 0.69, sub, SUBHEADLINE, gid="screen-subheadline")
         shrink_to_width(line, renderer, (1 - 2 * SIDE) * WIDTH_PX, 16)
 
 
 def _margin(figure: Figure, story: Story, renderer: RendererBase) -> None:
     """The margin, big, above the two cards; under it what it means and how sure it is."""
     text = story.margin_text() or "\u2014"
-    figure.text(
-        MARGIN_CENTRE,
-        0.572,
-        text,
-        color=story.colour,
-        fontproperties=typeset.headline_font(124),
-        ha="center",
-        va="center",
-        gid="screen-margin",
-        path_effects=_SHADOW,
-    )
+    put(figure, MARGIN_CENTRE, 0.572, text, MARGIN.but(colour=story.colour), gid="screen-margin")
     caption = story.margin_caption() or "no margin: the offside line cannot be drawn"
-    figure.text(
-        MARGIN_CENTRE,
-        0.475,
-        caption.upper(),
-        color=style.TEXT,
-        fontproperties=typeset.headline_font(26),
-        ha="center",
-        va="center",
-        gid="screen-margin-caption",
-    )
+    put(figure, MARGIN_CENTRE, 0.475, caption.upper(), CAPTION, gid="screen-margin-caption")
     words = certainty(story)
     if not words:
         return
-    line = figure.text(
-        MARGIN_CENTRE,
-        0.452,
-        words,
-        color=style.MUTED,
-        fontsize=15,
-        ha="center",
-        va="top",
-        linespacing=1.3,
-        gid="screen-interval",
-    )
+    line = put(figure, MARGIN_CENTRE, 0.452, words, CERTAINTY, gid="screen-interval")
     shrink_to_width(line, renderer, (2 * CARD_W + CARD_GAP) * WIDTH_PX, 11)
 
 
@@ -583,15 +528,12 @@ def _announcement(figure: Figure, story: Story, renderer: RendererBase) -> None:
         )
     )
     width_px = (1 - 2 * SIDE) * WIDTH_PX
-    text = figure.text(
+    text = put(
+        figure,
         SIDE,
         ANNOUNCEMENT_TOP / 2,
         story.announcement(),
-        color=style.TEXT,
-        fontsize=25,
-        ha="left",
-        va="center",
-        linespacing=1.35,
+        ANNOUNCEMENT,
         gid="screen-announcement",
     )
     fit_lines(text, renderer, width_px, 3, (25, 23, 21, 19, 17, 15))
