@@ -1,7 +1,7 @@
 """Time each picture of the Kane example beside a reference timed in the same run.
 
 `bench_pictures()` returns seconds (the median of a few runs, after one warm-up run of each):
-`picture_s_image` (the 2D picture, `varroom.render.render_png`), `picture_s_screen`,
+`picture_s_image` (the 2D picture, `varroom.pictures.decision.write_decision`), `picture_s_screen`,
 `picture_s_clip_gif`, `picture_s_clip_mp4`, `picture_s_scene`, `picture_s_broadcast` (a
 projection-matrix camera on a blank frame), and `reference_picture_s`: matplotlib saving an
 empty 1600 x 1000 Figure to PNG. Goals: the 2D picture and the screen under 1 s, the clip and
@@ -51,7 +51,7 @@ def _reference() -> None:
 def bench_pictures(runs: int = 3) -> dict[str, float]:
     from varroom.model.camera import look_at
     from varroom.pictures import write_broadcast, write_clip, write_scene, write_screen
-    from varroom.render import render_png
+    from varroom.pictures.decision import write_decision
 
     situation = varroom.load_situation(KANE)
     verdict = varroom.judge(situation)
@@ -61,7 +61,7 @@ def bench_pictures(runs: int = 3) -> dict[str, float]:
         results = {
             "reference_picture_s": _seconds(_reference, runs),
             "picture_s_image": _seconds(
-                lambda: render_png(situation, verdict, out / "kane.png"), runs
+                lambda: write_decision(situation, verdict, out / "kane.png"), runs
             ),
             "picture_s_screen": _seconds(
                 lambda: write_screen(situation, verdict, out / "screen.png"), runs

@@ -124,7 +124,7 @@ def test_random_schedules(data: dict) -> None:
     verdict = varroom.judge(situation_)
     story = Story(situation_, verdict)
     t_play = situation_.touches[story.judged_at].t_s
-    t_end = max(t_play, situation_.touches[story.involved_at].t_s)
+    t_end = max(t_play, situation_.touches[story.phase_end].t_s)
     frames = clip_frames(situation_, verdict, 10)
     assert len(frames) == expected_count(t_play, t_end, 10)
     frozen = [f for f in frames if f.frozen]

@@ -1,9 +1,9 @@
-"""The picture must not lie: read the drawn artists back and check them against the verdict.
+"""The top-down picture must not lie: read the drawn artists back and check them against the
+verdict.
 
 Positions are compared in display pixels: an artist's own transform applied to its data, against
-the main view's data transform applied to the expected point in mplsoccer's corner-origin
-coordinates (situation metres + half the pitch). A wrong offset, a swapped axis or a flipped
-direction moves the artist and fails here.
+the main view's data transform applied to the expected point in situation metres. A wrong
+offset, a swapped axis or a flipped direction moves the artist and fails here.
 """
 
 from __future__ import annotations
@@ -12,12 +12,14 @@ import json
 import math
 import struct
 import sys
+import warnings
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.collections import PathCollection
@@ -29,9 +31,12 @@ from situations import situations
 from varroom.engine.verdict import Status, Verdict
 from varroom.errors import VarroomError
 from varroom.model.situation import Situation
-from varroom.render import RenderError, draw, render_png
+from varroom.pictures.decision import RenderError
+from varroom.pictures.decision import draw_decision as draw
+from varroom.pictures.decision import write_decision as render_png
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+SRC = Path(__file__).resolve().parent.parent / "src"
 KANE = EXAMPLES / "tottenham-sporting-2022-kane.json"
 
 # A pitch that is not the default, so that a hard-coded 105 x 68 shows.
@@ -141,8 +146,7 @@ def display_points(artist: Artist) -> np.ndarray:
 
 
 def expected_display(axes: Axes, situation: Situation, x_m: float, y_m: float) -> np.ndarray:
-    half_l, half_w = situation.pitch.length_m / 2, situation.pitch.width_m / 2
-    return axes.transData.transform([[x_m + half_l, y_m + half_w]])[0]
+    return axes.transData.transform([[x_m, y_m]])[0]
 
 
 def pixels_per_metre(axes: Axes) -> float:
@@ -175,9 +179,9 @@ def test_offside_line_is_drawn_through_the_second_last_defender(sign: float) -> 
     assert_vertical_at(main_axes(figure, drawn), drawn, situation, line.x_m)
     # It crosses the whole width of the pitch.
     ys = sorted(float(y) for y in drawn.get_ydata())
-    assert ys == pytest.approx([0.0, situation.pitch.width_m])
+    assert ys == pytest.approx([-situation.pitch.width_m / 2, situation.pitch.width_m / 2])
     label = one(figure, "offside-line-label").get_text()
-    assert "2nd-last defender" in label and "D1" in label
+    assert label.startswith("offside line: D1\n2nd-last opponent")
 
 
 @pytest.mark.parametrize("sign", [1.0, -1.0])
@@ -237,7 +241,7 @@ def test_ball_line_is_drawn_only_when_the_ball_is_not_the_line() -> None:
     assert by_gid(figure, "ball-line") == []
     drawn = one(figure, "offside-line")
     assert_vertical_at(main_axes(figure, drawn), drawn, situation, 36.0)
-    assert one(figure, "offside-line-label").get_text() == "offside line (ball)"
+    assert one(figure, "offside-line-label").get_text() == "offside line: the ball"
 
 
 # -- the banner -------------------------------------------------------------------------------
@@ -367,14 +371,14 @@ def test_view_is_zoomed_on_the_action_with_true_aspect_and_the_penalty_area() ->
     axes = main_axes(figure, one(figure, "offside-line"))
     x0, x1 = axes.get_xlim()
     y0, y1 = axes.get_ylim()
-    half_l, half_w = LENGTH / 2, WIDTH / 2
+    half_l = LENGTH / 2
     # Zoomed: not the whole pitch, but the ball, the line and the attacker are in view.
     assert x1 - x0 < LENGTH
     for x_m, y_m in ((10, 0), (30, 3), (30.5, 5), (33, 5)):
-        assert x0 < x_m + half_l < x1 and y0 < y_m + half_w < y1
+        assert x0 < x_m < x1 and y0 < y_m < y1
     # Near goal, the penalty area is in view (16.5 m deep, 40.32 m wide).
-    assert x1 >= LENGTH and x0 <= LENGTH - 16.5
-    assert y0 <= half_w - 20.16 and y1 >= half_w + 20.16
+    assert x1 >= half_l and x0 <= half_l - 16.5
+    assert y0 <= -20.16 and y1 >= 20.16
     # A metre is as long across the pitch as along it.
     box = axes.get_window_extent()
     assert (x1 - x0) / (y1 - y0) == pytest.approx(box.width / box.height, rel=0.01)
@@ -453,7 +457,7 @@ def test_kane_picture() -> None:
     situation = varroom.load_situation(KANE)
     situation, verdict, figure = judged(situation)
     assert banner(figure) == "OFFSIDE \u2014 Kane, 4 cm"
-    assert one(figure, "offside-line-label").get_text() == "offside line (ball)"
+    assert one(figure, "offside-line-label").get_text() == "offside line: the ball"
     assert one(figure, "margin-label").get_text().startswith("+4 cm  Kane, left knee")
     drawn = one(figure, "offside-line")
     assert_vertical_at(main_axes(figure, drawn), drawn, situation, verdict.judgement.line.x_m)
@@ -620,8 +624,164 @@ def test_uncertainty_band_is_centred_on_the_offside_line_with_the_95_percent_hal
     verdict = varroom.judge(situation)
     figure = draw(situation, verdict)
     band = next(a for a in figure.findobj() if a.get_gid() == "uncertainty-band")
-    half_length = situation.pitch.length_m / 2
-    left, width = band.get_x() - half_length, band.get_width()
+    left, width = band.get_x(), band.get_width()
     half_band = 1.96 * verdict.uncertainty.margin_se_m
     assert width == pytest.approx(2 * half_band)
     assert left + width / 2 == pytest.approx(verdict.judgement.line.x_m)
+
+
+def test_the_old_render_module_still_works_for_one_release_with_a_warning() -> None:
+    import varroom.render as old
+
+    with pytest.warns(DeprecationWarning, match="varroom.pictures.decision.write_decision"):
+        assert old.render_png is render_png
+    with pytest.warns(DeprecationWarning, match="draw_decision"):
+        assert old.draw is draw
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        assert old.RenderError is RenderError
+    with pytest.raises(AttributeError):
+        _ = old.nothing_of_the_kind
+
+
+def test_importing_the_old_render_module_imports_no_matplotlib() -> None:
+    import subprocess
+
+    code = (
+        "import sys, varroom.render\n"
+        "assert not any(m.startswith('matplotlib') for m in sys.modules), 'matplotlib imported'\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, env={"PYTHONPATH": str(SRC)})
+
+
+# -- what the picture says comes from the verdict ------------------------------------------------
+
+
+def test_every_example_marks_the_touch_the_verdict_judged_positions_at() -> None:
+    """The touches list says 'positions judged' at `verdict.judged_at` and nowhere else (for
+    Kane: Emerson's header, not Perisic's cross)."""
+    for file in sorted(EXAMPLES.glob("*.json")):
+        situation = varroom.load_situation(file)
+        verdict = varroom.judge(situation)
+        figure = draw(situation, verdict)
+        judged = [
+            int(artist.get_gid().split(":")[1])
+            for artist in by_gid_prefix(figure, "touch-what:")
+            if artist.get_text().startswith(("positions judged", "judged;"))
+        ]
+        expected = [] if verdict.judgement is None else [verdict.judged_at]
+        assert judged == expected, file.name
+    kane = varroom.load_situation(KANE)
+    verdict = varroom.judge(kane)
+    assert kane.touches[verdict.judged_at].player == "emerson"
+
+
+def test_the_attackers_own_play_is_not_called_a_team_mates() -> None:
+    situation = varroom.load_situation(EXAMPLES / "only-arm-beyond-onside.json")
+    verdict = varroom.judge(situation)
+    figure = draw(situation, verdict)
+    focus = verdict.offender or verdict.nearest_attacker
+    own = [
+        artist.get_text()
+        for artist in by_gid_prefix(figure, "touch-what:")
+        if situation.touches[int(artist.get_gid().split(":")[1])].player == focus
+    ]
+    assert own and all("team-mate" not in text for text in own)
+
+
+def test_banner_text_is_never_cut_off() -> None:
+    situation = varroom.load_situation(KANE)
+    verdict = varroom.judge(situation)
+    figure = draw(situation, verdict)
+    details = one(figure, "banner-details").get_text()
+    assert str(situation.meta["competition"]) in details and "\u2026" not in details
+    reason = " ".join(one(figure, "banner-reason").get_text().split())
+    assert reason.startswith(verdict.reason.split(". ")[0]) and "\u2026" not in reason
+
+
+def test_shirt_numbers_an_icon_would_hide_move_into_the_name() -> None:
+    """Kane's measured knee sits on his marker: his number goes into his label, not under it."""
+    situation = varroom.load_situation(KANE)
+    figure = draw(situation, varroom.judge(situation))
+    assert by_gid(figure, "number:kane") == []
+    assert one(figure, "label:kane").get_text() == "10 Kane"
+
+
+def by_gid_prefix(figure: Figure, prefix: str) -> list[Any]:
+    return list(figure.findobj(lambda artist: str(artist.get_gid() or "").startswith(prefix)))
+
+
+# -- the shared look -------------------------------------------------------------------------------
+
+
+def test_text_style_roles_become_matplotlib_keywords() -> None:
+    from varroom.pictures import style
+    from varroom.pictures.typeset import LabelBox, TextStyle
+
+    plain = TextStyle(9, colour=style.MUTED, ha="right").kwargs()
+    assert plain == {"color": style.MUTED, "ha": "right", "va": "center", "fontsize": 9}
+    boxed = TextStyle(10, weight="bold", halo=3, box=LabelBox(alpha=None), clip=True).kwargs()
+    assert boxed["fontweight"] == "bold" and boxed["clip_on"] is True
+    assert boxed["bbox"] == {
+        "boxstyle": "round,pad=0.3",
+        "facecolor": style.LABEL_BOX,
+        "edgecolor": "none",
+    }
+    assert len(boxed["path_effects"]) == 1
+    headline = TextStyle(40, headline=True).kwargs()
+    assert "fontsize" not in headline and headline["fontproperties"].get_size() == 40
+
+
+# -- the shared geometry ---------------------------------------------------------------------------
+
+coordinate = st.floats(-40, 40, allow_nan=False)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    points=st.lists(
+        st.tuples(coordinate, st.floats(-25, 25, allow_nan=False)), min_size=1, max_size=8
+    ),
+    aspect=st.floats(0.6, 2.5),
+    sign=st.sampled_from([1.0, -1.0]),
+)
+def test_the_view_fitter_holds_every_point_at_the_asked_shape(
+    points: list[tuple[float, float]], aspect: float, sign: float
+) -> None:
+    from varroom.model.situation import Pitch
+    from varroom.pictures.topdown import fit_box
+
+    pitch = Pitch(105.0, 68.0)
+    x0, y0, x1, y1 = fit_box(points, pitch, aspect, sign, pad_m=2.0, min_span=(20.0, 12.0))
+    assert (x1 - x0) / (y1 - y0) == pytest.approx(aspect)
+    assert x1 - x0 >= 20.0 - 1e-9 and y1 - y0 >= 12.0 - 1e-9
+    for x, y in points:  # inside the pitch and 4 m round it, so never slid away
+        assert x0 - 1e-9 <= x <= x1 + 1e-9 and y0 - 1e-9 <= y <= y1 + 1e-9
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    ends=st.lists(st.floats(-50, 150, allow_nan=False), min_size=4, max_size=4),
+    t=st.floats(0, 1),
+)
+def test_the_segment_clip_keeps_exactly_the_part_inside(ends: list[float], t: float) -> None:
+    from varroom.model.camera import clip_segment
+
+    box = (0.0, 0.0, 100.0, 60.0)
+    segment = np.array([[ends[0], ends[1]], [ends[2], ends[3]]])
+    piece = clip_segment(segment, box)
+    point = segment[0] + t * (segment[1] - segment[0])
+    inside = 0 <= point[0] <= 100 and 0 <= point[1] <= 60
+    if piece is None:
+        # Nothing of it is inside (allowing for rounding at the edge).
+        assert not (0.001 <= point[0] <= 99.999 and 0.001 <= point[1] <= 59.999)
+        return
+    for end in piece:  # the piece lies in the box, on the segment
+        assert -1e-9 <= end[0] <= 100 + 1e-9 and -1e-9 <= end[1] <= 60 + 1e-9
+        (dx, dy), (ex, ey) = segment[1] - segment[0], end - segment[0]
+        cross = dx * ey - dy * ex
+        assert abs(cross) <= 1e-6 * (1 + np.linalg.norm(segment[1] - segment[0]) ** 2)
+    if inside and 0.001 < t < 0.999:
+        # A point of the segment inside the box is between the piece's ends.
+        a, b = piece
+        assert np.dot(point - a, point - b) <= 1e-6

@@ -1,7 +1,7 @@
 """Writing a file completely or not at all: a hidden temporary file beside the target, renamed
 over it once it is whole. Every failure is an `OutputError` with a one-line message.
 
-The pictures (`varroom.render`, `varroom.pictures`) and the audit's report and images
+The pictures (`varroom.pictures`) and the audit's report and images
 (`varroom.audit.report_html`) are all written this way.
 """
 

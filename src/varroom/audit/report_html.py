@@ -131,9 +131,10 @@ def rows(
 
 def png(incident: Incident) -> bytes:
     """The picture of an incident's decision, as PNG bytes."""
-    from varroom.render import DPI, draw  # matplotlib is slow to import: only when drawing
+    # matplotlib is slow to import: only when drawing.
+    from varroom.pictures.decision import DPI, draw_decision
 
-    figure = draw(incident.situation, incident.verdict)
+    figure = draw_decision(incident.situation, incident.verdict)
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=DPI, facecolor=figure.get_facecolor())
     return buffer.getvalue()

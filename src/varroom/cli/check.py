@@ -21,7 +21,11 @@ from varroom.model.penalty import PenaltyKick
 # Each picture `check` can write: its help, and where its writer lives, imported only when
 # asked for (matplotlib is slow to import). A writer takes (situation, verdict, path).
 _PICTURES = {
-    "image": ("Write a top-down picture of the decision (PNG).", "varroom.render", "render_png"),
+    "image": (
+        "Write a top-down picture of the decision (PNG).",
+        "varroom.pictures.decision",
+        "write_decision",
+    ),
     "screen": (
         "Write the stadium-screen still (PNG, 1920x1080).",
         "varroom.pictures.screen",

@@ -94,7 +94,7 @@ class Camera:
             cut = ends[0] + t * (ends[1] - ends[0])
             ends = np.array([cut, ends[1]]) if wa <= _FRONT else np.array([ends[0], cut])
         uv = self.project(ends)
-        return _clip_segment_2d(uv, self._bounds())
+        return clip_segment(uv, self._bounds())
 
     def _bounds(self) -> tuple[float, float, float, float]:
         """A box well beyond the frame: projected pieces are cut to it, so that a point just in
@@ -143,9 +143,12 @@ class Camera:
         return _clip_polygon_2d(self.project(np.array(out)), self._bounds())
 
 
-def _clip_segment_2d(uv: Floats, box: tuple[float, float, float, float]) -> Floats | None:
-    """Liang-Barsky: the part of the segment uv[0]-uv[1] inside the box."""
-    (ax, ay), (bx, by) = uv
+def clip_segment(uv: Floats, box: tuple[float, float, float, float]) -> Floats | None:
+    """The part of the segment uv[0]-uv[1] inside the axis-aligned box (x0, y0, x1, y1), as
+    two points; None when none of it is (Liang-Barsky). The one segment clip of the package:
+    the camera cuts projected lines to its frame with it, the pictures their labels' lines."""
+    # Python floats: a near-zero step divides to inf, as the method wants, without a warning.
+    (ax, ay), (bx, by) = ((float(u), float(v)) for u, v in uv)
     dx, dy = bx - ax, by - ay
     lo, hi = 0.0, 1.0
     x0, y0, x1, y1 = box

@@ -1,5 +1,6 @@
-"""Pictures of a decision beyond the 2D top-down one (`varroom.render`): the stadium screen, the
-clip, the interactive 3D scene and the broadcast-perspective picture (docs/pictures.md).
+"""Pictures of a decision (docs/pictures.md): the top-down picture (`decision`), the stadium
+screen, the clip, the interactive 3D scene and the broadcast-perspective picture. They all read
+one `story.Story` of what to draw, the one palette (`style`) and the text styles (`typeset`).
 
 Every writer checks its path first, draws, writes to a hidden temporary file beside the target
 and renames it over the target (`varroom.output_file`): a failure leaves no partial file and is
@@ -19,6 +20,7 @@ from varroom.output_file import OutputError
 if TYPE_CHECKING:
     from varroom.pictures.broadcast import draw_broadcast, write_broadcast
     from varroom.pictures.clip import ClipFrame, clip_frames, write_clip
+    from varroom.pictures.decision import draw_decision, write_decision
     from varroom.pictures.scene import scene_data, write_scene
     from varroom.pictures.screen import draw_screen, write_screen
 
@@ -27,6 +29,8 @@ if TYPE_CHECKING:
 PictureError = OutputError
 
 _WHERE = {
+    "draw_decision": "decision",
+    "write_decision": "decision",
     "ClipFrame": "clip",
     "clip_frames": "clip",
     "write_clip": "clip",
@@ -43,10 +47,12 @@ __all__ = [
     "PictureError",
     "clip_frames",
     "draw_broadcast",
+    "draw_decision",
     "draw_screen",
     "scene_data",
     "write_broadcast",
     "write_clip",
+    "write_decision",
     "write_scene",
     "write_screen",
 ]

@@ -17,30 +17,51 @@ Artists carry gids: "broadcast-offside-line" (the ground line, a Line2D in pixel
 from __future__ import annotations
 
 import os
+from collections.abc import Collection
 
 import numpy as np
 from matplotlib import patheffects
+from matplotlib.artist import Artist
 from matplotlib.axes import Axes
+from matplotlib.backend_bases import RendererBase
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Polygon
+from matplotlib.text import Text
+from matplotlib.transforms import Bbox
 
 from varroom.engine.judgement import LineSetter, Reach, Reference
 from varroom.engine.verdict import Verdict
-from varroom.model.camera import Camera, Floats
+from varroom.model.camera import Camera, Floats, clip_segment
 from varroom.model.situation import Position, Situation
 from varroom.output_file import check_target, write_atomically
-from varroom.pictures import PictureError, style
+from varroom.pictures import PictureError, style, typeset
 from varroom.pictures.body import POSE
 from varroom.pictures.geometry import pitch_lines
-from varroom.pictures.story import Side, Story
+from varroom.pictures.marks import ball_mark, dots, polyline
+from varroom.pictures.placement import Spot, around, cost, outside, overlap, place
+from varroom.pictures.story import Story
 from varroom.pictures.topdown import STRIPES
+from varroom.pictures.typeset import HAlign
 
 DPI = 100
 WALL_HEIGHT_M = 2.4
-_HALO = [patheffects.withStroke(linewidth=4, foreground="#05080c", alpha=0.9)]
+# What the attacker's label keeps clear of: players, numbers, marks, the line's label.
+_TAKEN = (
+    "broadcast-player:",
+    "broadcast-post:",
+    "broadcast-number:",
+    "broadcast-ball",
+    "broadcast-reach",
+    "broadcast-second-last",
+    "broadcast-line-label",
+    "broadcast-reach-label",
+    "broadcast-headline",
+    "broadcast-margin",
+    "broadcast-note",
+)
 
 
 def write_broadcast(
@@ -66,7 +87,7 @@ def draw_broadcast(situation: Situation, verdict: Verdict, camera: Camera) -> Fi
     """The picture as a Figure (not attached to pyplot), camera.size pixels."""
     width, height = camera.size
     story = Story(situation, verdict)
-    figure = Figure(figsize=(width / DPI, height / DPI), dpi=DPI, facecolor="#0a0f14")
+    figure = Figure(figsize=(width / DPI, height / DPI), dpi=DPI, facecolor=style.DEEP)
     FigureCanvasAgg(figure)
     ax = figure.add_axes((0, 0, 1, 1))
     ax.set_xlim(0, width)
@@ -77,9 +98,50 @@ def draw_broadcast(situation: Situation, verdict: Verdict, camera: Camera) -> Fi
     else:
         _blank_frame(ax, situation, camera)
         _players(ax, story, camera)
-    _overlay(ax, story, camera)
+    line_label = _overlay(ax, story, camera)
+    _clear_numbers(ax, figure.canvas.get_renderer())  # type: ignore[attr-defined]
     _banner(figure, story, camera)
+    if line_label is not None:
+        label, spots = line_label
+        renderer = figure.canvas.get_renderer()  # type: ignore[attr-defined]
+        taken = _taken(figure, renderer, exclude=[label])
+        place(label, spots, taken, renderer, ax.get_window_extent(renderer))
     return figure
+
+
+def _taken(figure: Figure, renderer: RendererBase, exclude: Collection[Artist] = ()) -> list[Bbox]:
+    """The boxes of what a label must keep clear of: players, numbers, marks, labels."""
+    return [
+        _extent(artist, renderer)
+        for artist in figure.findobj(lambda a: str(a.get_gid() or "").startswith(_TAKEN))
+        if artist not in exclude
+    ]
+
+
+def _extent(artist: Artist, renderer: RendererBase) -> Bbox:
+    if isinstance(artist, Text) and artist.get_bbox_patch() is not None:
+        artist.update_bbox_position_size(renderer)
+        patch = artist.get_bbox_patch()
+        assert patch is not None
+        return Bbox.union([artist.get_window_extent(renderer), patch.get_window_extent(renderer)])
+    return artist.get_window_extent(renderer)
+
+
+def _clear_numbers(ax: Axes, renderer: RendererBase) -> None:
+    """Leave out a shirt number cut by the frame or under the ball or a measured point: it
+    could not be read, and the mark matters more."""
+    frame = ax.get_window_extent(renderer)
+    marks = [
+        line.get_window_extent(renderer)
+        for line in ax.lines
+        if line.get_gid() in ("broadcast-ball", "broadcast-reach", "broadcast-second-last")
+    ]
+    for text in list(ax.texts):
+        if not str(text.get_gid() or "").startswith("broadcast-number:"):
+            continue
+        box = text.get_window_extent(renderer)
+        if any(overlap(box, mark) for mark in marks) or outside(box, frame) > 0:
+            text.remove()
 
 
 def _still(ax: Axes, camera: Camera) -> None:
@@ -108,7 +170,7 @@ def _blank_frame(ax: Axes, situation: Situation, camera: Camera) -> None:
     )
     if surround is not None:
         ax.add_patch(
-            Polygon(surround, closed=True, facecolor="#15291c", edgecolor="none", zorder=0)
+            Polygon(surround, closed=True, facecolor=style.SURROUND_FAR, edgecolor="none", zorder=0)
         )
     stripe = 2 * hl / STRIPES
     for k in range(STRIPES):
@@ -160,7 +222,7 @@ def _players(ax: Axes, story: Story, camera: Camera) -> None:
             if not (np.all(np.isfinite(shoulders)) and np.all(np.isfinite(head))):
                 continue
             size = max(3.0, 0.16 * abs(foot[1] - head[1]))
-            edge = "white" if pid in key else "#0b1118"
+            edge = style.RING if pid in key else style.INK
             ax.add_line(
                 Line2D(
                     [foot[0], shoulders[0]],
@@ -169,6 +231,7 @@ def _players(ax: Axes, story: Story, camera: Camera) -> None:
                     lw=size * 72 / DPI,
                     solid_capstyle="round",
                     zorder=4,
+                    gid=f"broadcast-post:{pid}",
                     path_effects=[
                         patheffects.withStroke(
                             linewidth=size * 72 / DPI + (2.5 if pid in key else 1.2),
@@ -187,6 +250,7 @@ def _players(ax: Axes, story: Story, camera: Camera) -> None:
                     markeredgecolor=edge,
                     markeredgewidth=1.2,
                     zorder=4.1,
+                    gid=f"broadcast-player:{pid}",
                 )
             )
             number = story.s.players[pid].number
@@ -202,7 +266,8 @@ def _players(ax: Axes, story: Story, camera: Camera) -> None:
                     va="bottom",
                     zorder=5,
                     clip_on=True,
-                    path_effects=[patheffects.withStroke(linewidth=2.5, foreground="#05080c")],
+                    gid=f"broadcast-number:{pid}",
+                    path_effects=[patheffects.withStroke(linewidth=2.5, foreground=style.SHADOW)],
                 )
         else:
             ax.add_line(
@@ -212,9 +277,10 @@ def _players(ax: Axes, story: Story, camera: Camera) -> None:
                     marker="o",
                     markersize=10,
                     color=colour,
-                    markeredgecolor="white" if pid in key else "#0b1118",
+                    markeredgecolor=style.RING if pid in key else style.INK,
                     ls="",
                     zorder=4,
+                    gid=f"broadcast-player:{pid}",
                 )
             )
 
@@ -232,10 +298,13 @@ def _reach_point(reach: Reach, position: Position | None, camera: Camera) -> tup
     return reach.x_m, reach.y_m, z
 
 
-def _overlay(ax: Axes, story: Story, camera: Camera) -> None:
+def _overlay(ax: Axes, story: Story, camera: Camera) -> tuple[Text, list[Spot]] | None:
+    """The line, the wall, the marks and the attacker's label; the line's label and the spots
+    it may take, when the line is in the frame."""
     s, line = story.s, story.line
     if line is None:
-        return
+        return None
+    line_label: tuple[Text, list[Spot]] | None = None
     hw = s.pitch.half_width_m
     width, height = camera.size
     if camera.sees_height:
@@ -252,9 +321,9 @@ def _overlay(ax: Axes, story: Story, camera: Camera) -> None:
                 Polygon(
                     wall,
                     closed=True,
-                    facecolor="#bae6fd",
+                    facecolor=style.WALL,
                     alpha=0.22,
-                    edgecolor="#e0f2fe",
+                    edgecolor=style.WALL_EDGE,
                     linewidth=1.2,
                     zorder=6,
                     gid="broadcast-wall",
@@ -263,52 +332,36 @@ def _overlay(ax: Axes, story: Story, camera: Camera) -> None:
     if abs(line.ball_x_m - line.x_m) > 1e-9:
         ball_seg = line_segment(camera, line.ball_x_m, s)
         if ball_seg is not None:
-            ax.add_line(
-                Line2D(
-                    ball_seg[:, 0],
-                    ball_seg[:, 1],
-                    color="white",
-                    lw=1.6,
-                    alpha=0.7,
-                    ls=(0, (8, 6)),
-                    zorder=6.5,
-                    gid="broadcast-ball-line",
-                )
-            )
+            polyline(
+                ax, ball_seg[:, 0], ball_seg[:, 1], style.LINE, 1.6, (8, 6), 0.7, 6.5,
+                "broadcast-ball-line",
+            )  # fmt: skip
     seg = line_segment(camera, line.x_m, s)
     if seg is not None:
-        ax.add_line(
-            Line2D(
-                seg[:, 0],
-                seg[:, 1],
-                color=style.LINE,
-                lw=3.2,
-                zorder=7,
-                solid_capstyle="butt",
-                gid="broadcast-offside-line",
-                path_effects=[
-                    patheffects.withStroke(linewidth=6, foreground="#05080c", alpha=0.45)
-                ],
-            )
+        polyline(
+            ax,
+            seg[:, 0],
+            seg[:, 1],
+            style.LINE,
+            3.2,
+            zorder=7,
+            gid="broadcast-offside-line",
+            solid_capstyle="butt",
+            path_effects=typeset.halo(6, style.SHADOW, 0.45),
         )
-        # The label where the line enters the frame nearest the top.
-        inside = _inside_part(seg, width, height)
+        # The label on the line, from where it enters the frame nearest the top down, at the first
+        # spot clear of everything else (placed last, in `_place_line_label`).
+        inside = clip_segment(seg, (0.0, 0.0, float(width), float(height)))
         if inside is not None:
-            top = inside[np.argmin(inside[:, 1])]
-            defender = story.defender()
-            what = (
-                ""
-                if defender is None
-                else (
-                    "the ball"
-                    if defender.kind is Side.BALL
-                    else "halfway line"
-                    if defender.kind is Side.HALFWAY_LINE
-                    else defender.name
-                )
-            )
-            ax.annotate(
-                f"offside line \u00b7 {what}",
+            top, bottom = sorted(inside, key=lambda uv: float(uv[1]))
+            spots = [
+                Spot(dx, 14, "left" if dx > 0 else "right", "top", (float(u), float(v)))
+                for t in np.linspace(0.0, 0.9, 10)
+                for u, v in [top + t * (bottom - top)]
+                for dx in (8, -8)
+            ]
+            label = ax.annotate(
+                story.line_label(),
                 top,
                 xytext=(8, 14),
                 textcoords="offset points",
@@ -318,87 +371,42 @@ def _overlay(ax: Axes, story: Story, camera: Camera) -> None:
                 ha="left",
                 va="top",
                 zorder=9,
-                path_effects=_HALO,
+                path_effects=typeset.halo(4, alpha=0.9),
                 annotation_clip=False,
+                gid="broadcast-line-label",
             )
-    margin = story.margin
-    colour = (
-        style.AMBER if margin is None else (style.OFFSIDE_RED if margin > 0 else style.ONSIDE_GREEN)
-    )
+            line_label = (label, spots)
+    colour = style.margin_colour(story.margin)
     focus = story.focus_judged
+    reach_at: tuple[float, float] | None = None
     if focus is not None:
         point = _reach_point(focus.reach, story.touch.positions.get(focus.player), camera)
         uv = camera.project([point])[0]
-        if np.all(np.isfinite(uv)):
+        if _in_frame(uv, width, height):
             if camera.sees_height and point[2] > 0:
                 ground = camera.project([(point[0], point[1], 0.0)])[0]
-                ax.add_line(
-                    Line2D(
-                        [uv[0], ground[0]],
-                        [uv[1], ground[1]],
-                        color=colour,
-                        lw=1.2,
-                        ls=(0, (3, 3)),
-                        zorder=7.5,
-                    )
+                polyline(
+                    ax, [uv[0], ground[0]], [uv[1], ground[1]], colour, 1.2, (3, 3), zorder=7.5
                 )
             level = camera.project([(line.x_m, point[1], point[2])])[0]
             if np.all(np.isfinite(level)):
-                ax.add_line(
-                    Line2D([level[0], uv[0]], [level[1], uv[1]], color=colour, lw=3, zorder=7.6)
-                )
-            ax.add_line(
-                Line2D(
-                    [uv[0]],
-                    [uv[1]],
-                    marker="o",
-                    markersize=11,
-                    color=colour,
-                    markeredgecolor="white",
-                    markeredgewidth=2,
-                    ls="",
-                    zorder=8,
-                    gid="broadcast-reach",
-                )
+                polyline(ax, [level[0], uv[0]], [level[1], uv[1]], colour, 3, zorder=7.6)
+            dots(
+                ax,
+                [uv[0]],
+                [uv[1]],
+                s=121,
+                color=colour,
+                edgecolors=style.RING,
+                linewidths=2,
+                zorder=8,
+                gid="broadcast-reach",
             )
-            attacker = story.attacker()
-            if attacker is not None:
-                part = attacker.point if attacker.point != "tracked position" else ""
-                text = f"{attacker.name}" + (f" \u00b7 {part}" if part else "")
-                if story.margin_text():
-                    text += f"\n{story.margin_text()} {story.margin_caption()}"
-                ax.annotate(
-                    text,
-                    uv,
-                    xytext=(14, -14),
-                    textcoords="offset points",
-                    color=colour,
-                    fontsize=13,
-                    fontweight="bold",
-                    ha="left",
-                    va="bottom",
-                    zorder=9,
-                    path_effects=_HALO,
-                    gid="broadcast-reach-label",
-                    annotation_clip=False,
-                )
+            reach_at = (float(uv[0]), float(uv[1]))
     bx, by, bz = story.touch.ball_m
     ball = camera.project([(bx, by, bz if camera.sees_height else 0.0)])[0]
-    if np.all(np.isfinite(ball)):
-        ax.add_line(
-            Line2D(
-                [ball[0]],
-                [ball[1]],
-                marker="o",
-                markersize=10,
-                color=style.BALL,
-                markeredgecolor="#111827",
-                markeredgewidth=1.5,
-                ls="",
-                zorder=8,
-                gid="broadcast-ball",
-            )
-        )
+    if _in_frame(ball, width, height):
+        ball_mark(ax, [ball[0]], [ball[1]], gid="broadcast-ball")
     second = line.second_last_reach
     if (
         second is not None
@@ -407,58 +415,81 @@ def _overlay(ax: Axes, story: Story, camera: Camera) -> None:
     ):
         point = _reach_point(second, story.touch.positions.get(line.second_last), camera)
         uv = camera.project([point])[0]
-        if np.all(np.isfinite(uv)):
-            ax.add_line(
-                Line2D(
-                    [uv[0]],
-                    [uv[1]],
-                    marker="D",
-                    markersize=9,
-                    color=style.DEFENDERS,
-                    markeredgecolor="#0b1118",
-                    markeredgewidth=1.5,
-                    ls="",
-                    zorder=8,
-                    gid="broadcast-second-last",
-                )
+        if _in_frame(uv, width, height):
+            dots(
+                ax,
+                [uv[0]],
+                [uv[1]],
+                s=81,
+                marker="D",
+                color=style.DEFENDERS,
+                edgecolors=style.INK,
+                linewidths=1.5,
+                zorder=8,
+                gid="broadcast-second-last",
             )
+    attacker = story.attacker()
+    if reach_at is not None and attacker is not None:
+        _reach_label(ax, story, attacker.name, attacker.point, reach_at, colour)
+    return line_label
 
 
-def _inside_part(seg: Floats, width: int, height: int) -> Floats | None:
-    from varroom.model.camera import _clip_segment_2d
+def _in_frame(uv: Floats, width: int, height: int) -> bool:
+    return bool(np.all(np.isfinite(uv)) and 0 <= uv[0] <= width and 0 <= uv[1] <= height)
 
-    return _clip_segment_2d(seg, (0.0, 0.0, float(width), float(height)))
+
+def _reach_label(
+    ax: Axes, story: Story, name: str, point: str, at: tuple[float, float], colour: str
+) -> None:
+    """The attacker's name, the part measured and the margin, beside his point where it covers
+    no player, no mark and no other label."""
+    part = point if point != "tracked position" else ""
+    text = name + (f" \u00b7 {part}" if part else "")
+    if story.margin_text():
+        text += f"\n{story.margin_text()} {story.margin_caption()}"
+    label = ax.annotate(
+        text,
+        at,
+        xytext=(14, -14),
+        textcoords="offset points",
+        **typeset.NAME.but(size=13, colour=colour, ha="left", zorder=9, halo=4).kwargs(),
+        gid="broadcast-reach-label",
+        annotation_clip=False,
+    )
+    figure = ax.get_figure()
+    assert isinstance(figure, Figure)
+    renderer = figure.canvas.get_renderer()  # type: ignore[attr-defined]
+    taken = _taken(figure, renderer, exclude=[label])
+    place(label, around(16) + around(36), taken, renderer, ax.get_window_extent(renderer))
 
 
 def _banner(figure: Figure, story: Story, camera: Camera) -> None:
-    width, height = camera.size
+    """The decision and the margin in the top corner (else the bottom left one) where they cover
+    the fewest players and marks."""
+    height = camera.size[1]
     scale = height / 1080
-    figure.text(
-        0.02,
-        0.965,
-        story.headline,
-        color=story.colour,
-        fontproperties=style.headline_font(max(18, 52 * scale)),
-        ha="left",
+    renderer = figure.canvas.get_renderer()  # type: ignore[attr-defined]
+    # Boxed, on a dark ground, in a corner (set by `_to_corner`).
+    banner = typeset.TextStyle(
+        max(10, 20 * scale),
         va="top",
-        gid="broadcast-headline",
-        bbox=dict(boxstyle="square,pad=0.35", facecolor="#0b1118", alpha=0.85, edgecolor="none"),
+        box=typeset.LabelBox(facecolor=style.BACKGROUND, shape="square", pad=0.35, alpha=0.85),
     )
+    texts = [
+        typeset.put(
+            figure,
+            0.02,
+            0.965,
+            story.headline,
+            banner.but(size=max(18, 52 * scale), colour=story.colour, headline=True),
+            gid="broadcast-headline",
+        )
+    ]
     margin = story.margin_text()
     if margin:
-        figure.text(
-            0.02,
-            0.965 - 0.085 * (1080 / height) * scale * 1.05,
-            f"{margin} {story.margin_caption()}  \u00b7  when {story.played_label()}",
-            color=style.TEXT,
-            fontsize=max(10, 20 * scale),
-            ha="left",
-            va="top",
-            gid="broadcast-margin",
-            bbox=dict(
-                boxstyle="square,pad=0.35", facecolor="#0b1118", alpha=0.85, edgecolor="none"
-            ),
-        )
+        words = f"{margin} {story.margin_caption()}  \u00b7  when {story.played_label()}"
+        texts.append(typeset.put(figure, 0.02, 0.9, words, banner, gid="broadcast-margin"))
+    _to_corner(figure, texts, (("left", True), ("right", True), ("left", False)), renderer)
     note = (
         "camera: projection matrix"
         if camera.kind == "projection"
@@ -467,13 +498,54 @@ def _banner(figure: Figure, story: Story, camera: Camera) -> None:
             + (f" (fit {camera.rms_px:.1f} px rms)" if camera.rms_px is not None else "")
         )
     )
-    figure.text(
+    label = typeset.put(
+        figure,
         0.985,
         0.015,
         f"varroom \u00b7 {note}",
-        color="#cbd5e1",
-        fontsize=max(8, 11 * scale),
-        ha="right",
-        va="bottom",
-        path_effects=_HALO,
+        banner.but(size=max(8, 11 * scale), colour=style.PALE),
+        gid="broadcast-note",
     )
+    _to_corner(figure, [label], (("right", False), ("left", False), ("right", True)), renderer)
+
+
+def _to_corner(
+    figure: Figure,
+    texts: list[Text],
+    corners: tuple[tuple[HAlign, bool], ...],
+    renderer: RendererBase,
+) -> None:
+    """Stack `texts` in the corner, of `corners` (side, top?), where they cover least of the
+    players, marks and other labels; the first such."""
+    width, height = int(figure.bbox.width), int(figure.bbox.height)
+    taken = _taken(figure, renderer, exclude=texts)
+    scores = [
+        sum(
+            cost(box, taken, figure.bbox) for box in _stack(texts, ha, top, renderer, width, height)
+        )
+        for ha, top in corners
+    ]
+    ha, top = corners[scores.index(min(scores))]
+    _stack(texts, ha, top, renderer, width, height)
+
+
+def _stack(
+    texts: list[Text], ha: HAlign, top: bool, renderer: RendererBase, width: int, height: int
+) -> list[Bbox]:
+    """Set boxed texts one under the other in a corner (2% in from its edges); their boxes."""
+    x = 0.02 if ha == "left" else 0.98
+    y_px = 0.965 * height if top else 0.035 * height
+    boxes: list[Bbox] = []
+    order = texts if top else texts[::-1]
+    for text in order:
+        text.set_horizontalalignment(ha)
+        text.set_verticalalignment("top" if top else "bottom")
+        pad_px = 0.35 * float(text.get_fontsize()) * DPI / 72
+        text.set_position((x, (y_px - pad_px if top else y_px + pad_px) / height))
+        text.update_bbox_position_size(renderer)
+        patch = text.get_bbox_patch()
+        assert patch is not None
+        box = patch.get_window_extent(renderer)
+        boxes.append(box)
+        y_px = box.y0 - 8 if top else box.y1 + 8
+    return boxes

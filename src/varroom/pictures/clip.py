@@ -31,20 +31,23 @@ from pathlib import Path
 from typing import BinaryIO
 
 import numpy as np
-from matplotlib import patheffects
+from matplotlib.artist import Artist
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
+from matplotlib.text import Text
+from matplotlib.transforms import Bbox
 
 from varroom.engine.verdict import Effect, Verdict
 from varroom.model.situation import Situation
 from varroom.output_file import check_target, write_atomically
-from varroom.pictures import PictureError, style
-from varroom.pictures.geometry import GOAL_WIDTH
+from varroom.pictures import PictureError, style, typeset
+from varroom.pictures.marks import ball_mark, dots, polyline, vline
 from varroom.pictures.motion import XY, ball_at, positions_at
-from varroom.pictures.story import Side, Story
-from varroom.pictures.topdown import draw_pitch, fit_box
+from varroom.pictures.placement import Spot, around, marker_boxes, overlap, place
+from varroom.pictures.story import Story
+from varroom.pictures.topdown import draw_pitch, fit_box, goal_mouth
+from varroom.pictures.typeset import HAlign, LabelBox, VAlign
 
 FPS = 12.0
 BEFORE_S = 2.0
@@ -52,6 +55,19 @@ FREEZE_S = 1.0
 END_HOLD_S = 0.5
 WIDTH_PX, HEIGHT_PX, DPI = 960, 600, 100
 HEADER = 0.1  # the caption bar on top, figure fraction
+# The bar at the bottom, off the pitch, so that the freeze badge and the decision never cover a
+# player: "FROZEN" and the margin at the moment of play, the decision at the end.
+FOOTER = 0.1
+
+# The text roles of the clip's bars (typeset).
+VERDICT = typeset.TextStyle(30, headline=True)
+DETAIL = typeset.TextStyle(13)
+CAPTION = typeset.TextStyle(14, weight="bold")
+CLOCK = typeset.TextStyle(12, colour=style.MUTED, ha="right", family="DejaVu Sans Mono")
+FROZEN = typeset.TextStyle(13, colour=style.BACKGROUND, weight="bold")
+LINE_LABEL = typeset.LINE_LABEL.but(
+    size=9.5, weight="normal", va="bottom", box=LabelBox(alpha=0.75)
+)
 
 _EFFECT = {
     Effect.RESET: "a deliberate play: offside reset",
@@ -60,7 +76,6 @@ _EFFECT = {
     Effect.REBOUND: "a rebound: no reset",
     Effect.OUT_OF_PLAY: "ball out of play",
 }
-_HALO = [patheffects.withStroke(linewidth=3, foreground="#0b1118")]
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +104,7 @@ def clip_frames(
         raise PictureError(f"cannot make the clip: frames per second must be positive, got {fps}")
     story = Story(situation, verdict)
     t_play = story.touch.t_s
-    t_end = max(t_play, situation.touches[story.involved_at].t_s)
+    t_end = max(t_play, situation.touches[story.phase_end].t_s)
     times: list[tuple[float, str]] = []
     n_before = round(before_s * fps)
     times += [(t_play - (n_before - k) / fps, "before") for k in range(n_before)]
@@ -138,12 +153,12 @@ class _Captions:
 
     def decision(self) -> str:
         story = self.story
-        involved = story.played_label(story.involved_at)
+        involved = story.played_label(story.phase_end)
         margin = story.margin_text()
         text = story.headline
         if margin:
             text += f" \u00b7 {margin}"
-        if story.involved_at != story.judged_at:
+        if story.phase_end != story.judged_at:
             return f"{involved[:1].upper() + involved[1:]} \u2014 {text}"
         return text
 
@@ -151,7 +166,7 @@ class _Captions:
 # -- drawing ------------------------------------------------------------------------------------
 
 
-class _ClipPainter:
+class ClipPainter:
     """The pitch drawn once; the moving artists drawn onto a copy of it per frame."""
 
     def __init__(self, situation: Situation, verdict: Verdict, frames: list[ClipFrame]) -> None:
@@ -161,11 +176,12 @@ class _ClipPainter:
             figsize=(WIDTH_PX / DPI, HEIGHT_PX / DPI), dpi=DPI, facecolor=style.BACKGROUND
         )
         self.canvas = FigureCanvasAgg(self.figure)
-        ax = self.ax = self.figure.add_axes((0, 0, 1, 1 - HEADER))
+        self.renderer = self.canvas.get_renderer()  # type: ignore[no-untyped-call]
+        ax = self.ax = self.figure.add_axes((0, FOOTER, 1, 1 - HEADER - FOOTER))
         box = fit_box(
             self._action_points(frames),
             situation.pitch,
-            WIDTH_PX / (HEIGHT_PX * (1 - HEADER)),
+            WIDTH_PX / (HEIGHT_PX * (1 - HEADER - FOOTER)),
             story.sign,
             pad_m=7.0,
             min_span=(40.0, 22.0),
@@ -180,6 +196,9 @@ class _ClipPainter:
                 (0, 1 - HEADER), 1, HEADER, transform=self.figure.transFigure, color=style.PANEL
             )
         )
+        self.figure.add_artist(
+            Rectangle((0, 0), 1, FOOTER, transform=self.figure.transFigure, color=style.PANEL)
+        )
         self.figure.text(
             0.985,
             1 - HEADER / 2,
@@ -189,42 +208,37 @@ class _ClipPainter:
             ha="right",
             va="center",
         )
-        self.canvas.draw()
-        self.background = self.canvas.copy_from_bbox(self.figure.bbox)
+        self.canvas.draw()  # type: ignore[no-untyped-call]
+        self.background = self.canvas.copy_from_bbox(self.figure.bbox)  # type: ignore[no-untyped-call]
         self._artists()
 
     def _match(self) -> str:
         return "varroom \u00b7 Law 11"
 
     def _action_points(self, frames: list[ClipFrame]) -> list[tuple[float, float]]:
-        """What the fixed view must hold: the ball from the moment of play on, the attacker and
-        what set the line, the player on the ball at the moment of play and the line itself.
-        The build-up may come in from outside the view."""
+        """What the fixed view must hold: what every view of the moment of play holds
+        (`Story.key_points`), the ball all the way from there, and the attacker, what set the
+        line and the player on the ball where they are at the end. The build-up may come in from
+        outside the view."""
         story = self.story
         t_play = story.touch.t_s
-        points = [(f.ball_m[0], f.ball_m[1]) for f in frames if f.t_s >= t_play]
-        keys = [pid for pid in (story.focus, self._setter_id(), story.touch.player) if pid]
+        points = story.key_points()
+        points += [(f.ball_m[0], f.ball_m[1]) for f in frames if f.t_s >= t_play]
+        keys = [pid for pid in (story.focus, story.setter_id(), story.touch.player) if pid]
         for frame in frames:
             if frame.phase in ("moment", "end"):
                 points += [frame.positions[pid] for pid in keys if pid in frame.positions]
-        if story.line is not None:
-            judged = story.focus_judged
-            points.append((story.line.x_m, judged.reach.y_m if judged else story.touch.ball_m[1]))
         # Near the goal attacked, the whole goal mouth.
         goal_x = story.sign * self.s.pitch.half_length_m
         if any(abs(goal_x - x) < 25.0 for x, _ in points):
-            points += [(goal_x, -GOAL_WIDTH / 2 - 1.0), (goal_x, GOAL_WIDTH / 2 + 1.0)]
+            points += goal_mouth(self.s.pitch, story.sign)
         return points
-
-    def _setter_id(self) -> str | None:
-        defender = self.story.defender()
-        return None if defender is None or defender.player is None else defender.player.id
 
     def _artists(self) -> None:
         s, ax, story = self.s, self.ax, self.story
         self.ids = list(s.players)
         colours = [story.team_colour(pid) for pid in self.ids]
-        key = {story.focus, self._setter_id()}
+        key = {story.focus, story.setter_id()}
         diameter_pt = min(max(0.95 * self.px_per_m * 72 / DPI, 9.0), 20.0)
         self.number_size = 0.45 * diameter_pt
         sizes = [(1.2 * diameter_pt if p in key else diameter_pt) ** 2 for p in self.ids]
@@ -233,24 +247,22 @@ class _ClipPainter:
             np.zeros(len(self.ids)),
             s=sizes,
             c=colours,
-            edgecolors=["white" if p in key else "#0b1118" for p in self.ids],
+            edgecolors=[style.RING if p in key else style.INK for p in self.ids],
             linewidths=[1.8 if p in key else 0.8 for p in self.ids],
             zorder=5,
             animated=True,
+            gid="clip-players",
         )
+        self.diameters_pt = np.sqrt(sizes)
         self.numbers = {
-            pid: ax.text(
+            pid: typeset.put(
+                ax,
                 0,
                 0,
                 str(s.players[pid].number),
-                color="#0b1118",
-                fontsize=self.number_size,
-                fontweight="bold",
-                ha="center",
-                va="center",
-                zorder=6,
+                typeset.NUMBER.but(size=self.number_size, zorder=6),
                 animated=True,
-                clip_on=True,
+                gid=f"clip-number:{pid}",
             )
             for pid in self.ids
             if s.players[pid].number is not None
@@ -261,15 +273,10 @@ class _ClipPainter:
                 (0, 0),
                 xytext=(0, 0.75 * diameter_pt),
                 textcoords="offset points",
-                color=style.TEXT,
-                fontsize=10.5,
-                fontweight="bold",
-                ha="center",
-                va="bottom",
-                zorder=9,
+                **typeset.NAME.but(zorder=9).kwargs(),
                 animated=True,
-                path_effects=_HALO,
                 annotation_clip=True,
+                gid=f"clip-name:{pid}",
             )
             for pid in key
             if pid is not None
@@ -278,35 +285,34 @@ class _ClipPainter:
         line = story.line
         line_x = line.x_m if line is not None else math.nan
         ball_x = line.ball_x_m if line is not None else math.nan
-        line_style = dict(color=style.LINE, animated=True)
-        self.offside_line = Line2D(
-            [line_x] * 2,
-            [-hw, hw],
-            lw=2.6,
+        self.offside_line = vline(
+            ax,
+            line_x,
+            -hw,
+            hw,
+            style.LINE,
+            2.6,
             zorder=3.5,
-            **line_style,
-            path_effects=[patheffects.withStroke(linewidth=4.5, foreground="#0b1510", alpha=0.6)],
+            gid="clip-offside-line",
+            animated=True,
+            path_effects=typeset.halo(4.5, style.LABEL_BOX, 0.6),
         )
-        self.ball_line = Line2D(
-            [ball_x] * 2, [-hw, hw], lw=1.1, alpha=0.6, ls=(0, (6, 5)), zorder=3.4, **line_style
+        self.ball_line = vline(
+            ax, ball_x, -hw, hw, style.LINE, 1.1, (6, 5), 0.6, 3.4, "clip-ball-line", animated=True
         )
         judged = story.focus_judged
-        margin = story.margin
-        mark = (
-            style.AMBER
-            if margin is None
-            else (style.OFFSIDE_RED if margin > 0 else style.ONSIDE_GREEN)
-        )
+        mark = style.margin_colour(story.margin)
         reach = (judged.reach.x_m, judged.reach.y_m) if judged is not None else (math.nan,) * 2
-        self.reach = Line2D(
+        self.reach = dots(
+            ax,
             [reach[0]],
             [reach[1]],
+            s=144,
             marker="X",
-            markersize=12,
             color=mark,
-            markeredgecolor="white",
-            ls="",
+            edgecolors=style.RING,
             zorder=8,
+            gid="clip-reach",
             animated=True,
         )
         self.margin = ax.annotate(
@@ -314,207 +320,204 @@ class _ClipPainter:
             reach,
             xytext=(0, 0.75 * diameter_pt + 15),
             textcoords="offset points",
-            color=mark,
-            fontsize=13,
-            fontweight="bold",
-            ha="center",
-            va="bottom",
-            zorder=9,
+            **typeset.NAME.but(size=13, colour=mark, zorder=9).kwargs(),
             animated=True,
-            path_effects=_HALO,
             annotation_clip=True,
+            gid="clip-margin",
         )
         self.line_label = ax.annotate(
-            _line_label(story),
+            story.line_label(),
             (line_x, 0),
             xycoords=("data", "axes fraction"),
             xytext=(-story.sign * 6, 8),
             textcoords="offset points",
-            color=style.LINE,
-            fontsize=9.5,
-            ha="right" if story.sign > 0 else "left",
-            va="bottom",
-            zorder=9,
             animated=True,
-            bbox=dict(boxstyle="round,pad=0.3", facecolor="#0b1510", edgecolor="none", alpha=0.75),
+            gid="clip-line-label",
+            **LINE_LABEL.but(ha="right" if story.sign > 0 else "left").kwargs(),
         )
-        self.trail = Line2D(
-            [], [], color="#e2e8f0", lw=1.2, alpha=0.7, ls=(0, (3, 2)), zorder=6, animated=True
-        )
-        self.shadow = Line2D(
-            [],
-            [],
-            marker="o",
-            markersize=7,
-            color="#000000",
-            alpha=0.35,
-            ls="",
-            zorder=6,
-            animated=True,
-        )
-        self.ball = Line2D(
-            [],
-            [],
-            marker="o",
-            markersize=9,
-            color=style.BALL,
-            markeredgecolor="#111827",
-            markeredgewidth=1.2,
-            ls="",
-            zorder=7,
-            animated=True,
-        )
-        for artist in (
-            self.offside_line,
-            self.ball_line,
-            self.reach,
-            self.trail,
-            self.shadow,
-            self.ball,
-        ):
-            ax.add_line(artist)
+        self.trail = polyline(ax, [], [], style.LIGHT, 1.2, (3, 2), 0.7, 6, animated=True)
+        self.ball = ball_mark(ax, [], [], s=81, zorder=7, gid="clip-ball", animated=True)
         self.freeze_frame = Rectangle(
-            (0.003, 0.004),
+            (0.003, FOOTER + 0.004),
             0.994,
-            1 - HEADER - 0.006,
+            1 - HEADER - FOOTER - 0.008,
             transform=self.figure.transFigure,
             fill=False,
             edgecolor=story.colour,
             lw=5,
             animated=True,
+            gid="clip-freeze-frame",
         )
         self.figure.add_artist(self.freeze_frame)
-        self.verdict = self.figure.text(
-            0.5,
-            0.1,
+        self.verdict = typeset.put(
+            self.figure,
+            0.015,
+            FOOTER / 2,
             story.headline,
-            color=story.colour,
-            fontproperties=style.headline_font(34),
-            ha="center",
-            va="bottom",
+            VERDICT.but(colour=story.colour),
             animated=True,
-            bbox=dict(
-                boxstyle="round,pad=0.45",
-                facecolor=style.BACKGROUND,
-                alpha=0.85,
-                edgecolor=story.colour,
-                linewidth=2,
-            ),
+            gid="clip-verdict",
         )
         attacker = story.attacker()
         detail = story.margin_text()
         if detail and attacker is not None:
             detail = f"{attacker.name}: {detail} {story.margin_caption()}"
-        self.verdict_detail = self.figure.text(
-            0.5,
-            0.055,
-            detail,
-            color=style.TEXT,
-            fontsize=12,
-            ha="center",
-            va="center",
-            animated=True,
-            path_effects=_HALO,
+        put = typeset.put
+        self.verdict_detail = put(
+            self.figure, 0.5, FOOTER / 2, detail, DETAIL, animated=True, gid="clip-verdict-detail"
         )
-        self.caption = self.figure.text(
+        self.caption = put(
+            self.figure, 0.015, 1 - HEADER / 2, "", CAPTION, animated=True, gid="clip-caption"
+        )
+        self.clock = put(
+            self.figure, 0.86, 1 - HEADER / 2, "", CLOCK, animated=True, gid="clip-clock"
+        )
+        self.freeze_badge = put(
+            self.figure,
             0.015,
-            1 - HEADER / 2,
-            "",
-            color=style.TEXT,
-            fontsize=14,
-            fontweight="bold",
-            ha="left",
-            va="center",
-            animated=True,
-        )
-        self.clock = self.figure.text(
-            0.86,
-            1 - HEADER / 2,
-            "",
-            color=style.MUTED,
-            fontsize=12,
-            ha="right",
-            va="center",
-            animated=True,
-            family="DejaVu Sans Mono",
-        )
-        self.freeze_badge = self.figure.text(
-            0.02,
-            1 - HEADER - 0.035,
+            FOOTER / 2,
             " \u275a\u275a FROZEN ",
-            color=style.BACKGROUND,
-            fontsize=11,
-            fontweight="bold",
-            ha="left",
-            va="top",
+            FROZEN.but(box=LabelBox(story.colour, "square", 0.3, None)),
             animated=True,
-            bbox=dict(boxstyle="square,pad=0.3", facecolor=story.colour, edgecolor="none"),
+            gid="clip-frozen",
         )
+        # Where labels may go: names round their player, the margin round the measured point,
+        # the line's label at either end of the line, on either side of it.
+        biggest = float(np.max(self.diameters_pt, initial=10.0))
+        self.name_spots = around(0.5 * biggest + 2)
+        self.margin_spots = around(0.5 * biggest + 16)
+        ahead: HAlign = "left" if story.sign > 0 else "right"
+        behind: HAlign = "right" if story.sign > 0 else "left"
+        ends: tuple[tuple[float, int, VAlign], ...] = (
+            (0.0, 1, "bottom"),
+            (1.0, -1, "top"),
+            (0.3, 1, "bottom"),
+            (0.7, -1, "top"),
+        )
+        self.line_spots = tuple(
+            Spot(side * story.sign * 6, 8 * up, ha, va, (line_x, end))
+            for end, up, va in ends
+            for side, ha in ((-1, behind), (1, ahead))
+        )
+        self.spot_taken: dict[Text, int] = {}
 
-    def render(self, frame: ClipFrame, trail: list[tuple[float, float]]) -> bytes:
-        story, figure = self.story, self.figure
-        self.canvas.restore_region(self.background)
+    def prepare(self, frame: ClipFrame, trail: list[tuple[float, float]]) -> list[Artist]:
+        """Set the moving artists for `frame` and place its labels; the artists to draw, in
+        order."""
+        story = self.story
         offsets = np.array([frame.positions.get(pid, (math.nan, math.nan)) for pid in self.ids])
         self.players.set_offsets(offsets)
-        drawn: list[object] = []
+        drawn: list[Artist] = []
         show_line = story.line is not None and frame.phase != "before"
         if show_line:
             moment = frame.phase == "moment"
             self.offside_line.set_alpha(1.0 if moment else 0.55)
-            drawn += [self.offside_line, self.line_label]
+            drawn.append(self.offside_line)
             if moment:
                 drawn.append(self.ball_line)
         self.trail.set_data([p[0] for p in trail], [p[1] for p in trail])
         x, y, z = frame.ball_m
-        self.shadow.set_data([x], [y])
-        self.ball.set_data([x + 0.25 * z], [y + 0.25 * z])  # lifted a little when in the air
+        # The ball on its own spot, bigger the higher it is: when it sets the offside line, the
+        # line runs through its mark.
+        self.ball.set_data([x], [y])
         self.ball.set_markersize(8 + 1.2 * min(z, 3.0))
         drawn += [self.trail, self.players]
-        for pid, text in self.numbers.items():
-            if pid in frame.positions:
-                text.set_position(frame.positions[pid])
-                drawn.append(text)
-        for pid, text in self.names.items():
-            if pid in frame.positions:
-                text.xy = frame.positions[pid]
-                drawn.append(text)
-        if z > 0.3:
-            drawn.append(self.shadow)
-        drawn.append(self.ball)
+        marks: list[Artist] = [self.ball]
         if frame.frozen and story.focus_judged is not None and show_line:
-            drawn += [self.reach, self.margin]
+            marks.append(self.reach)
+        renderer = self.renderer
+        covered = [mark.get_window_extent(renderer) for mark in marks]
+        view = self.ax.get_window_extent(renderer)
+        for pid, number in self.numbers.items():
+            if pid in frame.positions:
+                number.set_position(frame.positions[pid])
+                # A number under the ball or the measured point cannot be read: the mark wins;
+                # one at the edge of the view goes with its half-shown player.
+                box = number.get_window_extent(renderer)
+                if not any(overlap(box, mark) for mark in covered) and overlap(box, view) == (
+                    box.width * box.height
+                ):
+                    drawn.append(number)
+        drawn += marks
+        labels: list[Text] = []
+        if show_line:
+            labels.append(self.line_label)
+        for pid, name in self.names.items():
+            if pid in frame.positions:
+                name.xy = frame.positions[pid]
+                labels.append(name)
+        if self.reach in marks:
+            labels.append(self.margin)
+        fixed = list(covered)
         if frame.frozen:
             drawn += [self.freeze_frame, self.freeze_badge]
+            self._detail_after(self.freeze_badge)
+            drawn.append(self.verdict_detail)
         if frame.phase == "end":
             drawn += [self.verdict, self.verdict_detail]
-        self.caption.set_text(frame.caption)
-        self.caption.set_color(story.colour if frame.phase in ("moment", "end") else style.TEXT)
+            self._detail_after(self.verdict)
+        self._place(labels, offsets, fixed)
+        drawn += labels
         dt = frame.t_s - story.touch.t_s
         sign = "+" if dt > 1e-9 else "\u2212" if dt < -1e-9 else "\u00b1"
         self.clock.set_text(f"{sign}{abs(dt):.2f} s")
+        self.caption.set_text(frame.caption)
+        self.caption.set_color(story.colour if frame.phase in ("moment", "end") else style.TEXT)
+        # A long caption shrinks rather than run under the clock.
+        room = self.clock.get_window_extent(renderer).x0 - 20 - 0.015 * WIDTH_PX
+        size = 14.0
+        self.caption.set_fontsize(size)
+        while size > 9 and self.caption.get_window_extent(renderer).width > room:
+            size -= 0.5
+            self.caption.set_fontsize(size)
         drawn += [self.caption, self.clock]
-        for artist in drawn:
-            figure.draw_artist(artist)  # type: ignore[arg-type]
-        rgba = np.asarray(self.canvas.buffer_rgba())
+        return drawn
+
+    def render(self, frame: ClipFrame, trail: list[tuple[float, float]]) -> bytes:
+        self.canvas.restore_region(self.background)  # type: ignore[no-untyped-call]
+        for artist in self.prepare(frame, trail):
+            self.figure.draw_artist(artist)
+        rgba = np.asarray(self.canvas.buffer_rgba())  # type: ignore[no-untyped-call]
         return np.ascontiguousarray(rgba[:, :, :3]).tobytes()
 
+    def marker_boxes(self, offsets: np.ndarray) -> list[Bbox]:
+        """Each player's marker as drawn, in display pixels."""
+        points = self.ax.transData.transform(offsets)
+        radius = (self.diameters_pt / 2 + 1.0) * DPI / 72
+        return marker_boxes(points, radius)
 
-def _line_label(story: Story) -> str:
-    defender = story.defender()
-    if defender is None:
-        return ""
-    if defender.kind is Side.BALL:
-        return "offside line: the ball"
-    if defender.kind is Side.HALFWAY_LINE:
-        return "offside line: halfway line"
-    return f"offside line: {defender.name}"
+    def _place(self, labels: list[Text], offsets: np.ndarray, fixed: list[Bbox]) -> None:
+        """The line's label, the names and the margin, each clear of the markers and of what is
+        placed before it; a label keeps its spot while it stays clear."""
+        obstacles = self.marker_boxes(offsets) + fixed
+        frame = self.ax.get_window_extent(self.renderer)
+        for label in labels:
+            spots = self.line_spots if label is self.line_label else self.name_spots
+            if label is self.margin:
+                spots = self.margin_spots
+            k, box = place(
+                label, spots, obstacles, self.renderer, frame, self.spot_taken.get(label, 0)
+            )
+            self.spot_taken[label] = k
+            obstacles.append(box)
+
+    def _detail_after(self, lead: Text) -> None:
+        """The margin line in the footer just after `lead`, smaller if the footer is short."""
+        start = lead.get_window_extent(self.renderer).x1 + 14
+        self.verdict_detail.set_x(start / WIDTH_PX)
+        room = WIDTH_PX * (1 - 0.015) - start
+        size = 13.0
+        self.verdict_detail.set_fontsize(size)
+        while size > 8 and self.verdict_detail.get_window_extent(self.renderer).width > room:
+            size -= 0.5
+            self.verdict_detail.set_fontsize(size)
 
 
 def render_frames(
     situation: Situation, verdict: Verdict, frames: list[ClipFrame]
 ) -> Iterator[bytes]:
     """Each frame as raw RGB bytes, WIDTH_PX x HEIGHT_PX, top row first."""
-    painter = _ClipPainter(situation, verdict, frames)
+    painter = ClipPainter(situation, verdict, frames)
     trail_s = 1.0
     samples: list[tuple[float, tuple[float, float]]] = []
     for frame in frames:
@@ -572,7 +575,7 @@ def _ffmpeg() -> str:
     except ImportError:  # pragma: no cover - a dependency
         raise PictureError("cannot write an MP4 clip: imageio-ffmpeg is not installed") from None
     try:
-        return imageio_ffmpeg.get_ffmpeg_exe()
+        return str(imageio_ffmpeg.get_ffmpeg_exe())
     except RuntimeError as exc:  # pragma: no cover
         raise PictureError(f"cannot write an MP4 clip: no ffmpeg ({exc})") from None
 

@@ -1,5 +1,8 @@
 """What every picture tells, picked out of a situation and its verdict once: the headline, the
-two players (or the ball) that decide it, the margin, the moment of play and the involvement.
+two players (or the ball) that decide it, the margin, the moment of play, the involvement, the
+touches shown and the points every view must hold. Every picture (top-down, screen, clip, 3D,
+broadcast) reads one `Story`; none changes it, and none re-derives what the verdict says (the
+touch judged is `verdict.judged_at`, the involvement `verdict.involved_at`).
 """
 
 from __future__ import annotations
@@ -8,7 +11,7 @@ import math
 from dataclasses import dataclass
 from enum import Enum
 
-from varroom.engine.explain import distance
+from varroom.engine.explain import distance, receiver_after
 from varroom.engine.judgement import (
     Judgement,
     LineSetter,
@@ -18,7 +21,7 @@ from varroom.engine.judgement import (
     Reference,
 )
 from varroom.engine.verdict import Status, Verdict
-from varroom.model.situation import Player, Situation, Touch
+from varroom.model.situation import Player, Position, Situation, Touch
 from varroom.pictures import style
 
 _PLAYED = {
@@ -71,12 +74,6 @@ class Figure:
         return {Side.BALL: "The ball", Side.HALFWAY_LINE: "Halfway line"}.get(self.kind, "")
 
     @property
-    def full_name(self) -> str:
-        if self.player is not None:
-            return self.player.label
-        return self.name
-
-    @property
     def number(self) -> int | None:
         return None if self.player is None else self.player.number
 
@@ -97,12 +94,12 @@ def headline(situation: Situation, verdict: Verdict) -> str:
     return "NO OFFENCE"
 
 
-def status_colour(verdict: Verdict) -> str:
-    return {
-        Status.OFFENCE: style.OFFSIDE_RED,
-        Status.NO_OFFENCE: style.ONSIDE_GREEN,
-        Status.UNDECIDABLE: style.AMBER,
-    }[verdict.status]
+def signed_distance(margin_m: float) -> str:
+    """'+4 cm', '\u221235 cm', '+1.20 m'; '\u00b10 cm' for anything that rounds to nothing."""
+    text = distance(margin_m)
+    if text == "0 cm":
+        return "\u00b10 cm"
+    return ("+" if margin_m > 0 else "\u2212") + text
 
 
 def part_name(reach: Reach | None) -> str:
@@ -134,9 +131,18 @@ class Story:
             if self.focus is None or self.judgement is None
             else self.judgement.attackers.get(self.focus)
         )
-        self.involved_at = self._involved_at()
+        involved = verdict.involved_at
+        # Where the verdict says the attacker became involved (None: he did not).
+        self.involved_at = (
+            involved if involved is not None and 0 <= involved < len(touches) else None
+        )
+        indices = sorted({step.index for step in verdict.chain if 0 <= step.index < len(touches)})
+        # The touches the pictures number: the verdict's chain, else every touch.
+        self.path = indices or list(range(len(touches)))
+        self.phase_end = self._phase_end()
+        self.receiver = self._receiver()
         self.headline = headline(situation, verdict)
-        self.colour = status_colour(verdict)
+        self.colour = style.status_colour(verdict.status)
 
     # -- who ---------------------------------------------------------------------------------
 
@@ -148,14 +154,15 @@ class Story:
             return v.nearest_attacker
         if self.judgement is None or not self.judgement.attackers:
             return None
+        # Undecidable: no margins, so the attacker nearest the goal line attacked.
         return max(self.judgement.attackers.values(), key=lambda j: self.sign * j.reach.x_m).player
 
-    def _involved_at(self) -> int:
+    def _phase_end(self) -> int:
         """Where the phase shown ends: the involvement, else the next attacker's touch after the
         judged one (the receiver), else the last touch of the chain."""
+        if self.involved_at is not None:
+            return self.involved_at
         touches = self.s.touches
-        if self.v.involved_at is not None and 0 <= self.v.involved_at < len(touches):
-            return self.v.involved_at
         chain = [step.index for step in self.v.chain if 0 <= step.index < len(touches)]
         for index in chain:
             if index <= self.judged_at:
@@ -165,8 +172,36 @@ class Story:
                 return index
         return max([self.judged_at, *chain])
 
+    def _receiver(self) -> PlayerJudgement | None:
+        """With no offence, the team-mate the reason is about when he is not the nearest attacker:
+        the first attacker to play the ball, or to interfere, after the judged touch."""
+        if self.judgement is None or self.line is None or self.v.status is not Status.NO_OFFENCE:
+            return None
+        player = receiver_after(self.s, self.judgement)
+        judged = None if player is None else self.judgement.attackers.get(player)
+        if player == self.focus or judged is None or not math.isfinite(judged.margin_m):
+            return None
+        return judged
+
     def player(self, player_id: str | None) -> Player | None:
         return None if player_id is None else self.s.players.get(player_id)
+
+    def short(self, player_id: str | None) -> str:
+        """A surname, else 'number 9', else the id; 'nobody' for no one."""
+        player = self.player(player_id)
+        if player is None:
+            return player_id or "nobody"
+        return player.short_label
+
+    def position(self, player_id: str | None, index: int | None) -> Position | None:
+        """Where a player was at a touch (None: not there, or no such touch)."""
+        if player_id is None or index is None or not (0 <= index < len(self.s.touches)):
+            return None
+        return self.s.touches[index].positions.get(player_id)
+
+    def is_attacker(self, player_id: str) -> bool:
+        player = self.player(player_id)
+        return player is not None and player.team == self.s.attacking_team
 
     def team_colour(self, player_id: str) -> str:
         player = self.s.players[player_id]
@@ -174,6 +209,13 @@ class Story:
         if player.goalkeeper:
             return style.GOALKEEPER_ATTACKING if attacking else style.GOALKEEPER_DEFENDING
         return style.ATTACKERS if attacking else style.DEFENDERS
+
+    def setter_id(self) -> str | None:
+        """The second-last opponent when he set the line, else None."""
+        line = self.line
+        if line is None or line.set_by is not LineSetter.SECOND_LAST_OPPONENT:
+            return None
+        return line.second_last
 
     def attacker(self) -> Figure | None:
         if self.focus is None:
@@ -213,6 +255,36 @@ class Story:
             style.DEFENDERS,
         )
 
+    # -- the line ----------------------------------------------------------------------------------
+
+    def line_setter(self) -> str:
+        """What set the offside line: 'the ball', 'the halfway line' or the opponent's name."""
+        line = self.line
+        if line is None:
+            return ""
+        if line.set_by is LineSetter.BALL:
+            return "the ball"
+        if line.set_by is LineSetter.HALFWAY_LINE:
+            return "the halfway line"
+        return self.short(line.second_last)
+
+    def line_label(self, detail: bool = False, narrow: bool = False) -> str:
+        """The offside line's label in every picture: 'offside line: Coates', 'offside line: the
+        ball'; `narrow` puts what set it on a line of its own; with `detail`, a second line says
+        which of the opponent's points set it."""
+        line = self.line
+        if line is None:
+            return ""
+        label = f"offside line{chr(10) if narrow else ': '}{self.line_setter()}"
+        reach = line.second_last_reach
+        if not detail or line.set_by is not LineSetter.SECOND_LAST_OPPONENT or reach is None:
+            return label
+        if reach.reference is Reference.LINE_CROSSED:
+            return f"{label}\n2nd-last opponent, off the field: on the line"
+        if reach.part is not None:
+            return f"{label}\n2nd-last opponent, {reach.part.value.replace('_', ' ')}"
+        return f"{label}\n2nd-last opponent"
+
     # -- how much ------------------------------------------------------------------------------
 
     @property
@@ -237,6 +309,27 @@ class Story:
             return "behind the offside line: onside"
         return "level with the offside line: onside"
 
+    def reach_part(self) -> str:
+        """Which point of the attacker was measured: 'left knee', 'off the field: on the line',
+        or '' (his tracked position)."""
+        judged = self.focus_judged
+        if judged is None:
+            return ""
+        name = part_name(judged.reach)
+        return "" if name == "tracked position" else name.replace("counts ", "")
+
+    def reach_caption(self) -> str:
+        """'Kane, left knee', 'Kane (off the field: on the line)', 'Kane'."""
+        judged = self.focus_judged
+        if judged is None:
+            return ""
+        who, part = self.short(judged.player), self.reach_part()
+        if judged.reach.reference is Reference.LINE_CROSSED:
+            return f"{who} ({part})"
+        return f"{who}, {part}" if part else who
+
+    # -- when ----------------------------------------------------------------------------------------
+
     def play_label(self, index: int | None = None) -> str:
         """'Emerson header' for a touch (the judged one by default)."""
         touch = self.s.touches[self.judged_at if index is None else index]
@@ -250,6 +343,37 @@ class Story:
         who = self.player(touch.player)
         verb = _PLAYED.get(touch.action.value, "played it")
         return f"{who.short_label} {verb}" if who is not None else f"the ball {verb}"
+
+    # -- where ----------------------------------------------------------------------------------------
+
+    def key_points(self) -> list[tuple[float, float]]:
+        """What every view of the moment of play must hold: the ball from the judged touch on,
+        the attacker there and where he became involved, his measured point (and the receiver's),
+        the offside line beside him, and the opponent who set it."""
+        touches = self.s.touches
+        points = [
+            (touches[i].ball_m[0], touches[i].ball_m[1]) for i in self.path if i >= self.judged_at
+        ]
+        for index in (self.judged_at, self.involved_at):
+            where = self.position(self.focus, index)
+            if where is not None:
+                points.append((where.x_m, where.y_m))
+        judged = self.focus_judged
+        if judged is not None:
+            points.append((judged.reach.x_m, judged.reach.y_m))
+        if self.receiver is not None:
+            points.append((self.receiver.reach.x_m, self.receiver.reach.y_m))
+        line = self.line
+        if line is not None:
+            points.append(
+                (line.x_m, judged.reach.y_m if judged is not None else self.touch.ball_m[1])
+            )
+            where = self.position(self.setter_id(), self.judged_at)
+            if where is not None:
+                points.append((where.x_m, where.y_m))
+        return points
+
+    # -- words -----------------------------------------------------------------------------------------
 
     def announcement(self) -> str:
         text = self.v.announcement.strip()

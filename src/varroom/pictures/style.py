@@ -1,63 +1,74 @@
-"""The look every picture shares: a dark broadcast palette (the same hues as the 2D picture in
-`varroom.render`) and the typefaces.
+"""The palette: every colour any picture uses (the top-down picture, the stadium screen, the
+clip, the broadcast picture and the 3D scene), named for what it paints. A hex colour written
+anywhere else in `varroom.pictures` is a bug: add it here with a name.
 
-Colours are repeated here rather than imported so that the pictures keep working while the 2D
-picture's module changes.
+The text styles (typefaces, sizes, halos, boxes) are in `varroom.pictures.typeset`.
 """
 
 from __future__ import annotations
 
-from functools import cache
-from pathlib import Path
-from typing import TYPE_CHECKING
+from varroom.engine.verdict import Status
 
-if TYPE_CHECKING:
-    from matplotlib.font_manager import FontProperties
+# -- the frame --------------------------------------------------------------------------------
+BACKGROUND = "#0b1118"  # the figure behind everything
+PANEL = "#141e29"  # banners, cards, strips
+PANEL_EDGE = "#243345"  # their edges, the axes' spines
+SPINE = "#334155"  # the main view's and the ruler's frame
+DEEP = "#0a0f14"  # behind a broadcast frame with no still
+INK = "#0b1118"  # dark text on light marks (shirt numbers, touch numbers, badges)
+SHADOW = "#05080c"  # halos and drop shadows round text and lines
+LABEL_BOX = "#0b1510"  # the dark box behind a label on the grass
 
-BACKGROUND = "#0b1118"
-PANEL = "#141e29"
-PANEL_EDGE = "#243345"
+# -- the pitch --------------------------------------------------------------------------------
+SURROUND = "#16301f"  # beyond the touchlines
+SURROUND_NEAR = "#18331f"  # the ground just round the pitch
+SURROUND_FAR = "#15291c"  # the ground round the pitch in a broadcast frame
 PITCH = "#1d3a2a"
-STRIPE = "#214330"
+STRIPE = "#214330"  # every other mowing stripe
 PITCH_LINES = "#9db5a8"
+
+# -- text ---------------------------------------------------------------------------------------
 TEXT = "#f1f5f9"
 MUTED = "#94a3b8"
 FAINT = "#475569"
+LIGHT = "#e2e8f0"  # light strokes on the grass: the ball's path, arms, frames
+PALE = "#cbd5e1"
+
+# -- players and the ball -------------------------------------------------------------------------
 ATTACKERS = "#3b82f6"
+ATTACKERS_PALE = "#bfdbfe"  # the attacker where he became involved
 DEFENDERS = "#fbbf24"
 GOALKEEPER_ATTACKING = "#93c5fd"
 GOALKEEPER_DEFENDING = "#fde68a"
-LINE = "#ffffff"
+GOALKEEPER_KEY = "#64748b"  # a goalkeeper in a key (either team)
+DEFENDER_EDGE = "#111827"  # the dark ring round a defender's marker, the ball's seams
+BALL = "#ffffff"
+BALL_EDGE = "#000000"  # the ball's outline and its centre on the top-down picture
+RING = "#ffffff"  # the light ring round an attacker's or a key player's marker, a measured cross
+TOUCH = "#f8fafc"  # a numbered touch on the ball's path
+
+# -- the call ---------------------------------------------------------------------------------------
+LINE = "#ffffff"  # the offside line
+WALL = "#bae6fd"  # the offside plane standing up in the broadcast picture
+WALL_EDGE = "#e0f2fe"
 OFFSIDE_RED = "#ff4d4f"
 ONSIDE_GREEN = "#4ade80"
-AMBER = "#f59e0b"
-BALL = "#ffffff"
+AMBER = "#f59e0b"  # undecidable, a deflection, no margin
 
-_NARROW_BOLD = (
-    "/usr/share/fonts/truetype/liberation/LiberationSansNarrow-Bold.ttf",
-    "/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed-Bold.ttf",
-)
-
-
-@cache
-def _narrow_bold_file() -> str | None:
-    for path in _NARROW_BOLD:
-        if Path(path).is_file():
-            return path
-    return None
+STATUS_COLOUR = {
+    Status.OFFENCE: OFFSIDE_RED,
+    Status.NO_OFFENCE: ONSIDE_GREEN,
+    Status.UNDECIDABLE: AMBER,
+}
 
 
-def headline_font(size: float = 12.0) -> FontProperties:
-    """A narrow bold face for the big words, as stadium screens use; DejaVu Sans Bold (always
-    there with matplotlib) when no narrow face is installed. No global font registration."""
-    from matplotlib.font_manager import FontProperties
-
-    path = _narrow_bold_file()
-    if path is not None:
-        return FontProperties(fname=path, size=size)
-    return FontProperties(family="DejaVu Sans", weight="bold", size=size)
+def status_colour(status: Status) -> str:
+    """The colour of a call: red for an offence, green for none, amber when undecidable."""
+    return STATUS_COLOUR[status]
 
 
-def hex_rgb(colour: str) -> tuple[int, int, int]:
-    colour = colour.lstrip("#")
-    return int(colour[0:2], 16), int(colour[2:4], 16), int(colour[4:6], 16)
+def margin_colour(margin_m: float | None) -> str:
+    """Red beyond the line, green behind or level, amber with no margin."""
+    if margin_m is None:
+        return AMBER
+    return OFFSIDE_RED if margin_m > 0 else ONSIDE_GREEN

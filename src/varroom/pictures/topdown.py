@@ -1,4 +1,5 @@
-"""A top-down pitch on a matplotlib Axes, in situation metres (no offset, no mplsoccer): the
+"""The one top-down pitch, on a matplotlib Axes in situation metres (origin at the centre
+spot), and the one view fitter (`fit_box`): the top-down picture, its close-up and map, the
 screen's inset and every frame of the clip draw on it."""
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from matplotlib.patches import Rectangle
 
 from varroom.model.situation import Pitch
 from varroom.pictures import style
-from varroom.pictures.geometry import PENALTY_AREA, pitch_lines
+from varroom.pictures.geometry import GOAL_WIDTH, PENALTY_AREA, pitch_lines
 
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in metres
 
@@ -22,8 +23,10 @@ STRIPES = 18  # mowing stripes along the length
 def draw_pitch(ax: Axes, pitch: Pitch, box: Box, linewidth: float = 1.4) -> None:
     """Grass, stripes and markings, limits set to `box`, equal aspect, no ticks."""
     hl, hw = pitch.half_length_m, pitch.half_width_m
-    ax.set_facecolor("#16301f")
-    ax.add_patch(Rectangle((-hl - 6, -hw - 6), 2 * hl + 12, 2 * hw + 12, color="#18331f", zorder=0))
+    ax.set_facecolor(style.SURROUND)
+    ax.add_patch(
+        Rectangle((-hl - 6, -hw - 6), 2 * hl + 12, 2 * hw + 12, color=style.SURROUND_NEAR, zorder=0)
+    )
     width = 2 * hl / STRIPES
     for k in range(STRIPES):
         ax.add_patch(
@@ -54,6 +57,14 @@ def draw_pitch(ax: Axes, pitch: Pitch, box: Box, linewidth: float = 1.4) -> None
     for spine in ax.spines.values():
         spine.set_color(style.PANEL_EDGE)
         spine.set_linewidth(1.5)
+
+
+def goal_mouth(pitch: Pitch, sign: float, room_m: float = 1.0) -> list[tuple[float, float]]:
+    """The posts of the goal attacked (towards `sign`), `room_m` wider each side: two points a
+    view near that goal holds, so that the goal is never cut."""
+    goal_x = sign * pitch.half_length_m
+    half = GOAL_WIDTH / 2 + room_m
+    return [(goal_x, -half), (goal_x, half)]
 
 
 def fit_box(

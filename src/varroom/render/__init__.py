@@ -1,87 +1,44 @@
-"""A top-down picture of a decision: the pitch zoomed on the action, the offside line,
-the attacker's nearest counting part, the margin and the verdict.
-
-Layout (1600 x 1000 px): a verdict banner on top; the pitch at the judged touch, zoomed on
-the action (true aspect, at least the penalty area near goal), with a magnified close-up in
-its emptiest corner when the call is close; on the right a map of the whole pitch, a ruler of
-the margin in cm (with the 95% interval when the verdict carries one), the touches in order
-and a key.
-
-The package, in the order the data flows: `scene` picks out of the situation and the verdict
-what to draw, once; the views read it and draw: `banner`, `pitch_view` (with `labels`, the
-label placer), `magnifier`, and `panels` (the map, the margin ruler, the touches, the key).
-`style` holds the size, the layout and the colours, `frame` the pitch's coordinates, `markers`
-the cheap dots. The file is written whole or not at all (`varroom.output_file`).
-
-Figures are built with `matplotlib.figure.Figure` directly (no pyplot, no global backend).
-Situations use metres from the centre spot; mplsoccer's custom pitch has its origin at the
-bottom-left corner, so every coordinate goes through `PitchFrame.plot` on its way in.
-
-Artists a test may want to find carry a `gid`: "offside-line", "offside-line-label",
-"ball-line", "uncertainty-band", "reach-line", "reach-point", "margin-label", "receiver-reach-point",
-"receiver-margin-label", "second-last-reach", "ball", "ball-path", "touch:<i>",
-"player:<id>", "involved:<id>", "banner-title", "banner-reason", "closeup-offside-line",
-"closeup-reach-line", "closeup-margin", "closeup-interval", "minimap-view", "magnifier",
-"magnifier-frame"; inside the magnifier the same names start with "zoom:".
+"""Deprecated: the 2D top-down picture moved to `varroom.pictures.decision` (one pictures
+package). `render_png`, `draw`, `RenderError`, `DPI`, `WIDTH_PX` and `HEIGHT_PX` still resolve
+here for one release, with a DeprecationWarning; importing this module imports no matplotlib.
 """
 
 from __future__ import annotations
 
-import os
+import warnings
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
+if TYPE_CHECKING:
+    from varroom.pictures.decision import DPI, HEIGHT_PX, WIDTH_PX
+    from varroom.pictures.decision import RenderError as RenderError
+    from varroom.pictures.decision import draw_decision as draw
+    from varroom.pictures.decision import write_decision as render_png
 
-from varroom.engine.verdict import Verdict
-from varroom.model.situation import Situation
-from varroom.output_file import OutputError, check_target, write_png
-from varroom.render.banner import Banner
-from varroom.render.magnifier import add_magnifier
-from varroom.render.panels import draw_closeup, draw_legend, draw_minimap, draw_touches
-from varroom.render.pitch_view import PitchView
-from varroom.render.scene import Scene
-from varroom.render.style import (
-    BACKGROUND,
-    CLOSEUP_RECT,
-    DPI,
-    HEIGHT_PX,
-    MAIN_RECT,
-    MINIMAP_RECT,
-    WIDTH_PX,
-)
+# The old name -> the new one, in varroom.pictures.decision.
+_MOVED = {
+    "render_png": "write_decision",
+    "draw": "draw_decision",
+    "RenderError": "RenderError",
+    "DPI": "DPI",
+    "WIDTH_PX": "WIDTH_PX",
+    "HEIGHT_PX": "HEIGHT_PX",
+}
 
 __all__ = ["DPI", "HEIGHT_PX", "WIDTH_PX", "RenderError", "draw", "render_png"]
 
-# The picture could not be written (the CLI prints it as one line, exit 1): the error of every
-# file varroom writes whole or not at all.
-RenderError = OutputError
+
+def __getattr__(name: str) -> Any:
+    new = _MOVED.get(name)
+    if new is None:
+        raise AttributeError(f"module 'varroom.render' has no attribute {name!r}")
+    warnings.warn(
+        f"varroom.render.{name} is deprecated: use varroom.pictures.decision.{new}",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return getattr(import_module("varroom.pictures.decision"), new)
 
 
-def render_png(situation: Situation, verdict: Verdict, path: str | os.PathLike[str]) -> None:
-    """Write the picture of the decision to `path` as a PNG (about 1600x1000 px).
-
-    Written to a temporary file in the same directory, then renamed: a failure leaves no
-    partial file. A path that cannot be written is a `RenderError`, not an OSError.
-    """
-    target = check_target(path, "picture", ())
-    write_png(target, "picture", draw(situation, verdict), DPI)
-
-
-def draw(situation: Situation, verdict: Verdict) -> Figure:
-    """The picture of the decision as a matplotlib Figure (not attached to pyplot)."""
-    scene = Scene(situation, verdict)
-    figure = Figure(figsize=(WIDTH_PX / DPI, HEIGHT_PX / DPI), dpi=DPI, facecolor=BACKGROUND)
-    FigureCanvasAgg(figure)  # a renderer to measure labels with; no pyplot, no global backend
-    Banner(figure, scene).draw()
-    main = figure.add_axes(MAIN_RECT)
-    view = PitchView(main, scene)
-    view.draw()
-    zoom = add_magnifier(main, view, scene)
-    view.draw_content()
-    if zoom is not None:
-        zoom.draw_content()
-    draw_minimap(figure.add_axes(MINIMAP_RECT), scene, view.box)
-    draw_closeup(figure.add_axes(CLOSEUP_RECT), scene)
-    bottom = draw_touches(figure, scene)
-    draw_legend(figure, scene, bottom - 0.002)
-    return figure
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_MOVED])

@@ -1,6 +1,6 @@
 """Pictures of a decision: drawn on demand with the facts set now, then kept on disk.
 
-The renderer (`varroom.render.render_png`, matplotlib) is imported on first use, or ahead of
+The renderer (`varroom.pictures.decision.write_decision`, matplotlib) is imported on first use, or ahead of
 it in a thread when the server starts, so that serving the queue never waits on matplotlib.
 """
 
@@ -28,7 +28,7 @@ Render = Callable[..., None]
 
 
 class Renderer:
-    """`varroom.render.render_png`, imported once on first use; None when it will not import."""
+    """`varroom.pictures.decision.write_decision`, imported once on first use; None when it will not import."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -39,11 +39,11 @@ class Renderer:
         with self._lock:
             if not self._loaded:
                 try:
-                    from varroom.render import render_png
+                    from varroom.pictures.decision import write_decision
 
-                    self._render = render_png
+                    self._render = write_decision
                 except Exception:
-                    log.warning("no pictures: varroom.render does not import", exc_info=True)
+                    log.warning("no pictures: varroom.pictures does not import", exc_info=True)
                 self._loaded = True
             return self._render
 
@@ -64,7 +64,7 @@ class Pictures:
         """The PNG of the situation with its facts now; drawn once per set of facts."""
         render = self.renderer.get()
         if render is None:
-            raise ApiError(404, "no picture: the renderer (varroom.render) is not available")
+            raise ApiError(404, "no picture: the renderer (varroom.pictures) is not available")
         with self.store.engine.connect() as conn:
             row = self.store.situation_row(conn, situation_id)
         key = hashlib.sha256(row.facts_json.encode()).hexdigest()[:16]
