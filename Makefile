@@ -34,8 +34,8 @@ bench: $(STAMP)
 	$(BIN)/python bench/run.py
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench tools
+	$(BIN)/ruff format --check src tests bench tools
 	$(BIN)/mypy
 
 # The wheel and sdist in dist/, checked, then the wheel installed into a fresh venv outside the
