@@ -66,3 +66,20 @@ def test_a_situation_picture_is_refused_for_a_ball_line(runner, write_json, tmp_
     clip = tmp_path / "c.gif"
     result = runner.invoke(cli, ["check", str(write_json(GOOD)), "--clip", str(clip)])
     assert result.exit_code == 2 and "--clip" in result.stderr and not clip.exists()
+
+
+def test_noise_not_given_is_the_measured_error_of_the_source_named_or_nearest_the_rate():
+    from varroom.formats.ball_line_json import ball_line_from_dict
+    from varroom.model.ball_line import BALL_SD_DEFAULTS_M, BallTrackingSource
+
+    given = copy.deepcopy(GOOD)
+    given["noise"] = {"source": "optical_500hz"}
+    named = ball_line_from_dict(given).noise
+    assert named.source is BallTrackingSource.OPTICAL_500HZ
+    assert named.ball_sd_m == BALL_SD_DEFAULTS_M[BallTrackingSource.OPTICAL_500HZ]
+    given["noise"] = {"source": "optical_500hz", "ball_sd_m": 0.2}
+    assert ball_line_from_dict(given).noise.ball_sd_m == 0.2
+    given.pop("noise")
+    nearest = ball_line_from_dict(given).noise  # 25 samples a second
+    assert nearest.source is BallTrackingSource.OPTICAL_25HZ
+    assert nearest.ball_sd_m == BALL_SD_DEFAULTS_M[BallTrackingSource.OPTICAL_25HZ]

@@ -7,8 +7,7 @@ provider `load_match` reads can be audited without a varroom option of its own.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +30,8 @@ from varroom.audit.report_html import (
     write_html,
 )
 from varroom.audit.run import audit_match, freeze_frame_facts
+from varroom.cli.options import FILE, FOLDER
+from varroom.cli.progress import progress_bar
 from varroom.formats.situation_json import situation_to_dict
 from varroom.match.load import load_match
 from varroom.match.providers import LOADERS
@@ -64,7 +65,7 @@ def _file_options(command: Callable[..., Any]) -> Callable[..., Any]:
             flag,
             name,
             multiple=many,
-            type=click.Path(dir_okay=False, path_type=Path),
+            type=FILE,
             help=f"kloppy's {name}" + (" (repeat for each file)" if many else "") + ".",
         )(command)
     return command
@@ -77,19 +78,19 @@ def _file_options(command: Callable[..., Any]) -> Callable[..., Any]:
 @click.option(
     "--html",
     "html_path",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=FILE,
     help="Write a self-contained HTML report: a picture and a reason per decision.",
 )
 @click.option(
     "--images",
     "images_dir",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=FOLDER,
     help="Write one PNG per engine incident and per official call into this directory.",
 )
 @click.option(
     "--situations",
     "situations_dir",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=FOLDER,
     help="Write every incident, and the engine's view of every official call, as a situation "
     "file (format 1.1) into this directory: `varroom check` on one gives the audit's verdict.",
 )
@@ -106,7 +107,13 @@ def audit(
     """Audit a match's offside decisions: PROVIDER is kloppy's name (statsbomb, sportec, ...),
     the files are kloppy's arguments (--event-data, --lineup-data, --raw-data, ...)."""
     given = {name: value for name, value in files.items() if value}
-    with _progress(quiet) as progress:
+    with progress_bar(
+        quiet,
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    ) as progress:
         loading = progress.add_task("loading the match", total=None)
         match = load_match(provider, fast=True, **given)
         progress.update(loading, total=1, completed=1)
@@ -231,24 +238,6 @@ def _write_images(
     for name, incident in named:
         write_file(directory / name, pictures(incident))
         progress.advance(task)
-
-
-@contextmanager
-def _progress(quiet: bool) -> Iterator[Progress]:
-    """A progress bar on stderr that leaves nothing behind: none with --quiet, nor where
-    stderr is no terminal (a log, a pipe) to redraw it in place."""
-    console = Console(stderr=True)
-    progress = Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        transient=True,
-        disable=quiet or not console.is_terminal,
-    )
-    with progress:
-        yield progress
 
 
 def _print_table(result: Audit, decisions: Sequence[Row]) -> None:

@@ -7,11 +7,9 @@ import sys
 from pathlib import Path
 
 import click
-from rich.console import Console
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
-    Progress,
     ProgressColumn,
     Task,
     TextColumn,
@@ -20,6 +18,8 @@ from rich.progress import (
 )
 from rich.text import Text
 
+from varroom.cli.options import FILE, FOLDER
+from varroom.cli.progress import progress_bar
 from varroom.errors import VarroomError
 
 
@@ -30,11 +30,11 @@ class _Rate(ProgressColumn):
 
 
 @click.command("audit-many")
-@click.argument("manifest", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("manifest", type=FILE)
 @click.option(
     "--out",
     "out",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=FOLDER,
     required=True,
     help="Folder of the results: incidents.parquet, matches.parquet and their parts.",
 )
@@ -72,8 +72,8 @@ def audit_many(
             f"varroom audit-many needs the season extra: pip install 'varroom[season]' ({error})"
         ) from None
     entries = read_manifest(manifest)
-    console = Console(stderr=True)
-    progress = Progress(
+    progress = progress_bar(
+        quiet,
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
@@ -82,9 +82,6 @@ def audit_many(
         TimeElapsedColumn(),
         TextColumn("left"),
         TimeRemainingColumn(),
-        console=console,
-        transient=True,
-        disable=quiet or not console.is_terminal,
     )
     with progress:
         task = progress.add_task("matches", total=len(entries), failed=0)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from varroom.cli.options import policy_option
+from varroom.cli.options import FILE, policy_option
 from varroom.engine.judge import judge
 from varroom.engine.policy import Policy
 from varroom.errors import InputError
@@ -53,19 +53,17 @@ _DRAWN_FOR: dict[type, tuple[str, ...]] = {
 
 def _picture_options(command: Callable[..., None]) -> Callable[..., None]:
     for name, (help_text, _, _) in reversed(_PICTURES.items()):
-        command = click.option(
-            f"--{name}", type=click.Path(dir_okay=False, path_type=Path), help=help_text
-        )(command)
+        command = click.option(f"--{name}", type=FILE, help=help_text)(command)
     return command
 
 
 @click.command()
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("file", type=FILE)
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict as one JSON object.")
 @_picture_options
 @click.option(
     "--broadcast",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=FILE,
     help="Draw the decision in the situation's camera perspective (PNG; needs $.camera).",
 )
 @policy_option

@@ -21,6 +21,7 @@ from pathlib import Path, PurePosixPath
 
 import click
 
+from varroom.cli.options import FOLDER
 from varroom.errors import VarroomError
 from varroom.output_file import write_atomically
 
@@ -115,7 +116,7 @@ def copy_examples(target: Path, items: list[Shipped]) -> list[Path]:
 @click.option(
     "--copy",
     "copy_to",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=FOLDER,
     default=None,
     metavar="DIR",
     help="Copy them into DIR/examples/ and DIR/samples/ (DIR is created).",

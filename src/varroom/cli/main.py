@@ -8,6 +8,7 @@ from typing import IO, Any
 
 import click
 
+from varroom.cli.options import FOLDER
 from varroom.errors import VarroomError
 
 # Commands imported only when run (or listed by --help): `check` must not pay for the audit's
@@ -72,7 +73,7 @@ _db_option = click.option(
 )
 _data_dir_option = click.option(
     "--data-dir",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=FOLDER,
     default=Path("varroom-data"),
     show_default=True,
     help="Folder for the database, pictures and uploads.",

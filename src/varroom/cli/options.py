@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import TypeVar
 
 import click
 
 Command = TypeVar("Command", bound=Callable[..., None])
+
+# The paths commands take, as `Path`s: a file (to read or write) or a folder.
+FILE = click.Path(dir_okay=False, path_type=Path)
+FOLDER = click.Path(file_okay=False, path_type=Path)
 
 
 def policy_option(command: Command) -> Command:

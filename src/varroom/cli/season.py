@@ -6,16 +6,17 @@ from pathlib import Path
 
 import click
 
+from varroom.cli.options import FILE, FOLDER
 from varroom.errors import VarroomError
 from varroom.output_file import check_target
 
 
 @click.command("season")
-@click.argument("results", type=click.Path(file_okay=False, path_type=Path))
+@click.argument("results", type=FOLDER)
 @click.option(
     "--html",
     "html_path",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=FILE,
     required=True,
     help="The report to write: one self-contained HTML file.",
 )

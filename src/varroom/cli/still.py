@@ -9,25 +9,25 @@ import click
 import numpy as np
 import numpy.typing as npt
 
-from varroom.cli.options import policy_option
+from varroom.cli.options import FILE, policy_option
 from varroom.engine.policy import Policy
 from varroom.errors import InputError
 
 
 @click.command()
-@click.argument("image", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("image", type=FILE)
 @click.option(
     "--marks",
     "marks_path",
     required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=FILE,
     help="The still-marks file: landmarks and players marked in pixels (JSON).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict as one JSON object.")
 @click.option(
     "--image",
     "out",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=FILE,
     help="Write the still with the true offside line drawn on it (PNG).",
 )
 @policy_option

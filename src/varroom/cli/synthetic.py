@@ -5,12 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
+
+from varroom.cli.options import FOLDER
+from varroom.cli.progress import progress_bar
 
 
 @click.command("synthetic")
-@click.argument("out", type=click.Path(file_okay=False, path_type=Path))
+@click.argument("out", type=FOLDER)
 @click.option("--matches", type=click.IntRange(1), required=True, help="How many matches.")
 @click.option(
     "--minutes",
@@ -27,15 +29,12 @@ def synthetic(out: Path, matches: int, minutes: float, seed: int, quiet: bool) -
     OUT/manifest.csv for `varroom audit-many`."""
     from varroom.synthetic.provider_files import synthetic_season
 
-    console = Console(stderr=True)
-    with Progress(
+    with progress_bar(
+        quiet,
         TextColumn("writing matches"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
-        console=console,
-        transient=True,
-        disable=quiet or not console.is_terminal,
     ) as progress:
         task = progress.add_task("", total=matches)
         manifest = synthetic_season(

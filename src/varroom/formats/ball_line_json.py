@@ -14,7 +14,6 @@ import numpy as np
 from varroom.formats.json_fields import JsonReader
 from varroom.formats.json_text import decode_json, read_json
 from varroom.model.ball_line import (
-    BALL_SD_DEFAULTS_M,
     BallLineCase,
     BallNoise,
     BallTrack,
@@ -49,8 +48,7 @@ def ball_line_from_dict(data: Any, source: str = "<ball line>") -> BallLineCase:
 class _Reader(JsonReader):
     def case(self, data: Any) -> BallLineCase:
         root = self.object(data, "$")
-        if root.get("kind", KIND) != KIND:
-            raise self.fail("$.kind", f"expected {KIND!r}, got {root.get('kind')!r}")
+        self.check_kind(root, KIND)
         pitch = self.pitch(root.get("pitch"))
         radius = self.positive(root.get("ball_radius_m", 0.11), "$.ball_radius_m")
         track = self.track(self.required(root, "ball_track", "$"), pitch)
@@ -93,13 +91,9 @@ class _Reader(JsonReader):
             source = self.choice(BallTrackingSource, obj["source"], "$.noise.source")
         else:
             source = BallTrackingSource.nearest(1.0 / float(np.median(np.diff(track.t_s))))
-        sd = obj.get("ball_sd_m")
-        return BallNoise(
-            source,
-            BALL_SD_DEFAULTS_M[source]
-            if sd is None
-            else self.non_negative(sd, "$.noise.ball_sd_m"),
-        )
+        if obj.get("ball_sd_m") is None:
+            return BallNoise.of_source(source)
+        return BallNoise(source, self.non_negative(obj["ball_sd_m"], "$.noise.ball_sd_m"))
 
     def track(self, value: Any, pitch: Pitch) -> BallTrack:
         rows = self.array(value, "$.ball_track")

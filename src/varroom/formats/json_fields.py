@@ -36,6 +36,13 @@ class JsonReader:
             raise self.fail(f"{where}.{key}", "missing")
         return obj[key]
 
+    def check_kind(self, root: Mapping[str, Any], expected: str, *, required: bool = False) -> None:
+        """A file of another format is a fault at `$.kind`; a missing kind is this format's,
+        unless the format requires it."""
+        kind = self.required(root, "kind", "$") if required else root.get("kind", expected)
+        if kind != expected:
+            raise self.fail("$.kind", f"expected {expected!r}, got {kind!r}")
+
     def number(self, value: Any, where: str) -> float:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise self.fail(where, f"expected a number, got {kind_of(value)}")

@@ -41,18 +41,14 @@ def penalty_kick_from_dict(data: Any, source: str = "<penalty kick>") -> Penalty
 class _PenaltyReader(SituationReader):
     def penalty_kick(self, data: Any) -> PenaltyKick:
         root = self.object(data, "$")
-        kind = self.required(root, "kind", "$")
-        if kind != KIND:
-            raise self.fail("$.kind", f"expected {KIND!r}, got {kind!r}")
+        self.check_kind(root, KIND, required=True)
         pitch = self.pitch(root.get("pitch"))
         line_width = self.positive(
             self.object(root.get("pitch", {}), "$.pitch").get("line_width", 0.12),
             "$.pitch.line_width",
         )
         players = self.players(self.required(root, "players", "$"))
-        teams = list(dict.fromkeys(p.team for p in players.values()))
-        if len(teams) != 2:
-            raise self.fail("$.players", f"expected players of exactly two teams, got {len(teams)}")
+        teams = self.two_teams(players)
         attacking_team, direction = self.attack(root.get("attack"), teams)
         kick = self.object(self.required(root, "kick", "$"), "$.kick")
         kicker = self.kicker(

@@ -78,9 +78,7 @@ class SituationReader(JsonReader):
         root = self.object(data, "$")
         pitch = self.pitch(root.get("pitch"))
         players = self.players(self.required(root, "players", "$"))
-        teams = list(dict.fromkeys(p.team for p in players.values()))
-        if len(teams) != 2:
-            raise self.fail("$.players", f"expected players of exactly two teams, got {len(teams)}")
+        teams = self.two_teams(players)
         attacking_team, direction = self.attack(root.get("attack"), teams)
         self.pitch_size = pitch
         touches = self.touches(self.required(root, "touches", "$"), players)
@@ -194,6 +192,13 @@ class SituationReader(JsonReader):
                 number=number,
             )
         return players
+
+    def two_teams(self, players: Mapping[str, Player]) -> list[str]:
+        """The teams, in the order their players are listed: exactly two."""
+        teams = list(dict.fromkeys(p.team for p in players.values()))
+        if len(teams) != 2:
+            raise self.fail("$.players", f"expected players of exactly two teams, got {len(teams)}")
+        return teams
 
     def attack(self, value: Any, teams: list[str]) -> tuple[str, Direction]:
         if value is None:

@@ -95,6 +95,13 @@ def _tracking(
     )
 
 
+def _directed(
+    read: Callable[..., Any], kind: DatasetKind, coordinates: str, *files: FileSpec
+) -> Loader:
+    """Data whose files state the direction of play, on a pitch its metadata measures."""
+    return Loader(read, files, kind, coordinates, Orientation.FILE, PitchSource.METADATA)
+
+
 LOADERS: dict[Provider, tuple[Loader, ...]] = {
     Provider.DATAFACTORY: (_events(datafactory.load, "datafactory", _json("event_data")),),
     Provider.HAWKEYE: (
@@ -120,21 +127,19 @@ LOADERS: dict[Provider, tuple[Loader, ...]] = {
         ),
     ),
     Provider.METRICA: (
-        Loader(
+        _directed(
             metrica.load_event,
-            (_xml("meta_data", b"<Metadata"), _json("event_data", b'"subtypes"')),
             DatasetKind.EVENT,
             "metrica",
-            Orientation.FILE,
-            PitchSource.METADATA,
+            _xml("meta_data", b"<Metadata"),
+            _json("event_data", b'"subtypes"'),
         ),
-        Loader(
+        _directed(
             metrica.load_tracking_epts,
-            (_xml("meta_data", b"<Metadata"), _any("raw_data")),
             DatasetKind.TRACKING,
             "metrica",
-            Orientation.FILE,
-            PitchSource.METADATA,
+            _xml("meta_data", b"<Metadata"),
+            _any("raw_data"),
         ),
         _tracking(metrica.load_tracking_csv, "metrica", _any("home_data"), _any("away_data")),
     ),
@@ -175,13 +180,12 @@ LOADERS: dict[Provider, tuple[Loader, ...]] = {
         ),
     ),
     Provider.SPORTEC: (
-        Loader(
+        _directed(
             sportec.load_event,
-            (_xml("meta_data", b"<MatchInformation"), _xml("event_data", b"<Event")),
             DatasetKind.EVENT,
             "sportec",
-            Orientation.FILE,
-            PitchSource.METADATA,
+            _xml("meta_data", b"<MatchInformation"),
+            _xml("event_data", b"<Event"),
         ),
         _tracking(
             sportec.load_tracking,

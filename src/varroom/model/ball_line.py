@@ -89,6 +89,11 @@ class BallNoise:
     source: BallTrackingSource
     ball_sd_m: float
 
+    @classmethod
+    def of_source(cls, source: BallTrackingSource) -> BallNoise:
+        """The error a source is measured to have, where a file or a match does not say."""
+        return cls(source, BALL_SD_DEFAULTS_M[source])
+
 
 @dataclass(frozen=True, slots=True)
 class Goal:
@@ -118,9 +123,7 @@ class BallLineCase:
     pitch: Pitch = Pitch()
     goal: Goal = Goal()
     ball_radius_m: float = 0.11
-    noise: BallNoise = BallNoise(
-        BallTrackingSource.OPTICAL_50HZ, BALL_SD_DEFAULTS_M[BallTrackingSource.OPTICAL_50HZ]
-    )
+    noise: BallNoise = BallNoise.of_source(BallTrackingSource.OPTICAL_50HZ)
     on_field_decision: str | None = None
     meta: Mapping[str, object] = field(default_factory=dict)
 

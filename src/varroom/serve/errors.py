@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from varroom.errors import InputError, VarroomError
+
+log = logging.getLogger("varroom.serve")
 
 
 class ApiError(StarletteHTTPException):
@@ -34,6 +41,22 @@ class ApiError(StarletteHTTPException):
         if self.where is not None:
             body["where"] = self.where
         return {**body, **self.more}
+
+
+@contextmanager
+def unjudgeable_as_422(failed: str, source: str) -> Iterator[None]:
+    """Judging that fails answers 422: a fault in the input with its JSON path, the engine's
+    own refusal in its words, and anything else as `failed`, logged: the engine must not take
+    the server down with it, nor show its insides."""
+    try:
+        yield
+    except InputError as error:
+        raise ApiError(422, error.problem, error.where or "$") from None
+    except VarroomError as error:
+        raise ApiError(422, str(error), "$") from None
+    except Exception:
+        log.exception("%s (%s)", failed, source)
+        raise ApiError(422, f"{failed}: the server's log has the details", "$") from None
 
 
 def where_of(loc: tuple[Any, ...]) -> str:

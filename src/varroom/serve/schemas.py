@@ -2,7 +2,8 @@
 
 The pydantic models check a request before any code sees it; `SITUATION_SCHEMA` documents
 the situation body (read by `situation_from_dict`, which gives the JSON path of a fault);
-`responses` lists the error answers of a route in the OpenAPI schema.
+`responses` lists the error answers of a route in the OpenAPI schema, `raw_body` the body of a
+route that reads its body itself.
 """
 
 from __future__ import annotations
@@ -110,6 +111,12 @@ def responses(*codes: int) -> dict[int | str, dict[str, Any]]:
         422: "not valid: `where` is the JSON path of the fault",
     }
     return {code: {"description": words[code], **ERROR} for code in (401, *codes)}
+
+
+def raw_body(content: dict[str, Any]) -> dict[str, Any]:
+    """The `openapi_extra` of a route that reads its own body: required, in these media types
+    (FastAPI cannot document a body it does not parse)."""
+    return {"requestBody": {"required": True, "content": content}}
 
 
 class DecisionIn(BaseModel):

@@ -94,14 +94,10 @@ class _Reader(SituationReader):
 
     def marks(self, data: Any) -> StillMarks:
         root = self.object(data, "$")
-        kind = root.get("kind", "still_marks")
-        if kind != "still_marks":
-            raise self.fail("$.kind", f"expected 'still_marks', got {kind!r}")
+        self.check_kind(root, "still_marks")
         pitch = self.pitch(root.get("pitch"))
         players = self.players(self.required(root, "players", "$"))
-        teams = list(dict.fromkeys(p.team for p in players.values()))
-        if len(teams) != 2:
-            raise self.fail("$.players", f"expected players of exactly two teams, got {len(teams)}")
+        teams = self.two_teams(players)
         team, direction = self.attack(root.get("attack"), teams)
         landmarks = self.landmarks(self.required(root, "landmarks", "$"), pitch)
         marks_obj = self.object(self.required(root, "marks", "$"), "$.marks")

@@ -38,6 +38,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from varroom.match.columns import assemble
+from varroom.match.direction import team_attacks
 from varroom.match.tracking import (
     DirectionSource,
     EventKind,
@@ -46,9 +48,8 @@ from varroom.match.tracking import (
     PitchSource,
     Provider,
     Team,
-    TeamAttack,
 )
-from varroom.model.situation import Direction, Pitch
+from varroom.model.situation import Direction, Pitch, Player
 from varroom.synthetic.ball import render_ball
 from varroom.synthetic.ball_lines import (
     BALL_LINE_S,
@@ -154,15 +155,27 @@ def synthetic_match(config: SyntheticConfig = SyntheticConfig()) -> SyntheticMat
         noise = np.random.default_rng([config.seed, _NOISE_STREAM])
         ball_m[:, :2] += noise.normal(0.0, config.noise_m, ball_m[:, :2].shape)
         players_m += noise.normal(0.0, config.noise_m, players_m.shape).astype(np.float32)
-    match = MatchTracking(
+    players = [
+        Player(
+            id=player_id,
+            team=TEAMS[c // PLAYERS_PER_TEAM].id,
+            goalkeeper=ROLES[c % PLAYERS_PER_TEAM] is Role.GOALKEEPER,
+            name=f"{TEAMS[c // PLAYERS_PER_TEAM].name} {c % PLAYERS_PER_TEAM + 1}",
+            number=c % PLAYERS_PER_TEAM + 1,
+        )
+        for c, player_id in enumerate(player_ids)
+    ]
+    match = assemble(
         provider=Provider.SYNTHETIC,
         pitch=Pitch(),
         pitch_source=PitchSource.METADATA,
         teams=TEAMS,
-        attack=tuple(
-            TeamAttack(team.id, period, _direction(_signs(period)[k]), DirectionSource.METADATA)
+        stated_attack=tuple(
+            attack
             for period in (1, 2)
-            for k, team in enumerate(TEAMS)
+            for attack in team_attacks(
+                TEAMS, period, _direction(_signs(period)[0]), DirectionSource.METADATA
+            )
         ),
         frame_rate_hz=config.frame_rate_hz,
         t_s=np.concatenate([p.t_s for p in periods]),
@@ -170,19 +183,8 @@ def synthetic_match(config: SyntheticConfig = SyntheticConfig()) -> SyntheticMat
             [np.full(len(p.t_s), k + 1, dtype=np.int8) for k, p in enumerate(periods)]
         ),
         ball_m=ball_m,
+        players=players,
         players_m=players_m,
-        player_ids=np.array(player_ids, dtype=np.str_),
-        player_names=tuple(
-            f"{TEAMS[c // PLAYERS_PER_TEAM].name} {c % PLAYERS_PER_TEAM + 1}"
-            for c in range(len(player_ids))
-        ),
-        player_numbers=tuple(c % PLAYERS_PER_TEAM + 1 for c in range(len(player_ids))),
-        player_teams=np.array(
-            [TEAMS[c // PLAYERS_PER_TEAM].id for c in range(len(player_ids))], dtype=np.str_
-        ),
-        goalkeeper=np.array(
-            [ROLES[c % PLAYERS_PER_TEAM] is Role.GOALKEEPER for c in range(len(player_ids))]
-        ),
         events=events,
     )
     truth = tuple(incident for p in periods for incident in p.script.truth)

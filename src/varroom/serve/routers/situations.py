@@ -14,7 +14,7 @@ from starlette.concurrency import run_in_threadpool
 from varroom.serve.dependencies import RoomDep, SituationId, facts_tag
 from varroom.serve.errors import ApiError
 from varroom.serve.json_input import read_json
-from varroom.serve.schemas import SITUATION_SCHEMA, responses
+from varroom.serve.schemas import SITUATION_SCHEMA, raw_body, responses
 from varroom.serve.service.display import safe_name
 
 router = APIRouter(tags=["queue"])
@@ -26,12 +26,7 @@ BRIEF = ("id", "title", "source_name", "status", "summary", "verdict", "created_
     "/api/situations",
     status_code=201,
     responses=responses(413, 415, 422),
-    openapi_extra={
-        "requestBody": {
-            "required": True,
-            "content": {"application/json": {"schema": SITUATION_SCHEMA}},
-        }
-    },
+    openapi_extra=raw_body({"application/json": {"schema": SITUATION_SCHEMA}}),
 )
 async def add_situation(
     request: Request,

@@ -15,7 +15,7 @@ from starlette.concurrency import run_in_threadpool
 from varroom.serve.dependencies import ExpectedVersion, RoomDep, SituationId, facts_tag
 from varroom.serve.json_input import CheckedJsonRoute
 from varroom.serve.routers.page import STATIC
-from varroom.serve.schemas import DecisionIn, responses
+from varroom.serve.schemas import DecisionIn, raw_body, responses
 from varroom.serve.service.stills import MEDIA_TYPES, Stills, pitch_points, verdict_out
 
 router = APIRouter(tags=["stills"])
@@ -61,12 +61,9 @@ def landmarks_to_click(towards: Towards = "+x") -> list[dict[str, Any]]:
     "/api/stills",
     status_code=201,
     responses=responses(413, 415, 422),
-    openapi_extra={
-        "requestBody": {
-            "required": True,
-            "content": {t: {"schema": {"type": "string", "format": "binary"}} for t in MEDIA_TYPES},
-        }
-    },
+    openapi_extra=raw_body(
+        {t: {"schema": {"type": "string", "format": "binary"}} for t in MEDIA_TYPES}
+    ),
 )
 async def add_still(
     request: Request,

@@ -6,21 +6,18 @@ and the headline read every incident's call from one field.
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import Mapping
 from typing import Any
 
 from varroom.engine.judge import judge
 from varroom.engine.penalty import judge_penalty
-from varroom.errors import InputError, VarroomError
+from varroom.errors import InputError
 from varroom.formats.penalty_json import penalty_kick_from_dict
 from varroom.formats.situation_json import situation_from_dict
 from varroom.model.penalty import PenaltyKick
-from varroom.serve.errors import ApiError
+from varroom.serve.errors import ApiError, unjudgeable_as_422
 from varroom.serve.facts import is_penalty_kick
-
-log = logging.getLogger("varroom.serve")
 
 
 def judge_dict(data: Any, source: str) -> tuple[dict[str, Any], float]:
@@ -34,19 +31,12 @@ def judge_dict(data: Any, source: str) -> tuple[dict[str, Any], float]:
         case = (penalty_kick_from_dict if penalty else situation_from_dict)(data, source)
     except InputError as error:
         raise ApiError(422, error.problem, error.where or "$") from None
-    try:
+    with unjudgeable_as_422("the engine could not judge this situation", source):
         if isinstance(case, PenaltyKick):
             verdict = judge_penalty(case).to_dict()
             verdict["status"] = verdict["decision"]
         else:
             verdict = judge(case).to_dict()
-    except VarroomError as error:
-        raise ApiError(422, str(error), "$") from None
-    except Exception:  # the engine must not take the server down with it, nor show its insides
-        log.exception("the engine failed on %s", source)
-        raise ApiError(
-            422, "the engine could not judge this situation: the server's log has the details", "$"
-        ) from None
     return verdict, time.perf_counter() - start
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import logging
 import os
 from contextlib import suppress
 from dataclasses import dataclass
@@ -25,11 +24,10 @@ import numpy.typing as npt
 import sqlalchemy as sa
 from PIL import Image, UnidentifiedImageError
 
-from varroom.errors import InputError, VarroomError
 from varroom.output_file import temporary_path
 from varroom.serve import db
 from varroom.serve.config import PRIVATE_DIR
-from varroom.serve.errors import ApiError
+from varroom.serve.errors import ApiError, unjudgeable_as_422
 from varroom.serve.facts import original_facts
 from varroom.serve.schemas import DecisionIn
 from varroom.serve.service.audits import save_upload
@@ -42,8 +40,6 @@ from varroom.serve.service.room import Room
 from varroom.serve.service.store import Store, now
 from varroom.still import pitch_model as pm
 from varroom.still.judge import StillVerdict, still_verdict
-
-log = logging.getLogger("varroom.serve")
 
 MEDIA_TYPES = {"image/png": ("PNG", ".png"), "image/jpeg": ("JPEG", ".jpg")}
 # A broadcast frame is 1920 x 1080 or 3840 x 2160: far larger is a decompression bomb.
@@ -345,17 +341,9 @@ class Stills:
 
 def judged(marks: Any, size: tuple[int, int], source: str) -> StillVerdict:
     """`still_verdict`, its faults as 422s with the JSON path of the mark to correct."""
-    try:
-        return still_verdict(marks, size, source=source)
-    except InputError as error:
-        raise ApiError(422, error.problem, error.where or "$") from None
-    except VarroomError as error:
-        raise ApiError(422, str(error), "$") from None
-    except Exception:  # the fit must not take the server down with it, nor show its insides
-        log.exception("judging the marks of %s failed", source)
-        raise ApiError(
-            422, "these marks could not be judged: the server's log has the details", "$"
-        ) from None
+    with unjudgeable_as_422("these marks could not be judged", source):
+        verdict = still_verdict(marks, size, source=source)
+    return verdict
 
 
 def verdict_out(result: StillVerdict) -> dict[str, Any]:
