@@ -26,6 +26,9 @@ SURROUND_FAR = "#15291c"  # the ground round the pitch in a broadcast frame
 PITCH = "#1d3a2a"
 STRIPE = "#214330"  # every other mowing stripe
 PITCH_LINES = "#9db5a8"
+UNSEEN = "#05080c"  # the part of the pitch out of the camera's view, shaded
+UNSEEN_ALPHA = 0.5
+UNSEEN_HATCH = "#51665a"  # its hatching
 
 # -- text ---------------------------------------------------------------------------------------
 TEXT = "#f1f5f9"
