@@ -100,7 +100,9 @@ def test_the_screen_and_the_clip_shade_it(partial: tuple[Situation, varroom.Verd
 
 
 def test_a_picture_with_every_player_in_view_shades_nothing() -> None:
-    kane = varroom.load_situation(Path(__file__).parents[1] / "examples" / "tottenham-sporting-2022-kane.json")
+    kane = varroom.load_situation(
+        Path(__file__).parents[1] / "examples" / "tottenham-sporting-2022-kane.json"
+    )
     figure = draw_decision(kane, varroom.judge(kane))
     assert figure.findobj(lambda artist: "unseen" in str(artist.get_gid())) == []
 
@@ -122,7 +124,9 @@ def test_the_headline_says_what_is_true_and_the_unseen_are_named(
     assert "5 out of view could stand deeper" in head
     # The reason's sentence on the unseen, as the verdict words it, is on the picture.
     named = story.out_of_view()
-    assert named.startswith("5 of D's players are out of view") and named.rstrip(".") in story.v.reason
+    assert (
+        named.startswith("5 of D's players are out of view") and named.rstrip(".") in story.v.reason
+    )
     assert named.rstrip(".") in _words(decision).replace("\n", " ")
     screen_words = _words(draw_screen(*partial))
     assert "NOT PENALISED" not in screen_words

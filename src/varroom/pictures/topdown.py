@@ -61,7 +61,9 @@ def draw_pitch(ax: Axes, pitch: Pitch, box: Box, linewidth: float = 1.4) -> None
         spine.set_linewidth(1.5)
 
 
-def shade_unseen(ax: Axes, pitch: Pitch, view: View | None, gid: str = "unseen") -> PathPatch | None:
+def shade_unseen(
+    ax: Axes, pitch: Pitch, view: View | None, gid: str = "unseen"
+) -> PathPatch | None:
     """Shade the part of the pitch the data did not see at a touch: the pitch minus `view`'s
     area (None: the whole pitch was seen, nothing drawn). Above the grass, under the markings.
 
@@ -75,7 +77,9 @@ def shade_unseen(ax: Axes, pitch: Pitch, view: View | None, gid: str = "unseen")
     if len(area) < 3:  # the camera saw nothing of the pitch
         area = []
     # Shoelace sign: positive for an anticlockwise ring.
-    turn = sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(area, area[1:] + area[:1]))
+    turn = sum(
+        x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(area, area[1:] + area[:1], strict=True)
+    )
     hole = area[::-1] if turn > 0 else area
     rings = [ring for ring in (pitch_ring, hole) if ring]
     vertices = [point for ring in rings for point in [*ring, ring[0]]]
