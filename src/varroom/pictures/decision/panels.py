@@ -7,6 +7,7 @@ import math
 import textwrap
 from typing import Any
 
+from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.legend import Legend
@@ -379,7 +380,7 @@ def _unseen_note(figure: Figure, story: Story, legend: Legend) -> bool:
 def draw_legend(figure: Figure, story: Story, top: float) -> None:
     attacking = story.s.attacking_team
     defending = next((p.team for p in story.s.players.values() if p.team != attacking), "defenders")
-    handles = [
+    handles: list[Artist] = [
         _key(f"{attacking} attacking", style.ATTACKERS, markersize=10, markeredgecolor=style.RING),
         _key(
             f"{defending} defending",
