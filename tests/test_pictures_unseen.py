@@ -63,7 +63,7 @@ def _shade(figure: Figure, gid: str) -> PathPatch:
 
 def _shaded(patch: PathPatch, point: tuple[float, float]) -> bool:
     """Inside the first ring (the pitch) and outside the others (the view), in pitch metres."""
-    pitch, *holes = patch.get_path().to_polygons()
+    pitch, *holes = (np.asarray(ring, dtype=float) for ring in patch.get_path().to_polygons())
     x, y = np.array([point[0]]), np.array([point[1]])
     return bool(inside_polygon(pitch, x, y)[0]) and not any(
         inside_polygon(hole, x, y)[0] for hole in holes
