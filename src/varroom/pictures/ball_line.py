@@ -264,31 +264,17 @@ def draw_ball_line_screen(case: BallLineCase, verdict: BallLineVerdict) -> Figur
             alpha=0.85,
         )
     )
-    put(figure, 0.5, 0.76, words, SCREEN_HEADLINE, gid="ball-line-screen-headline")
-    put(figure, 0.5, 0.50, _where(case, verdict), SCREEN_WHERE, gid="ball-line-screen-where")
-    put(
-        figure,
-        0.5,
-        0.38,
-        _gap_words(verdict),
-        SCREEN_GAP.but(colour=_colour(verdict)),
-        gid="ball-line-screen-gap",
-    )
-    put(
-        figure,
-        0.5,
-        0.24,
+    chance_words = (
         f"P(wholly over) {chance(verdict.probability)} \u00b7 "
-        f"{verdict.noise.source.rate_hz:g} Hz ball tracking",
-        SCREEN_CHANCE,
-        gid="ball-line-screen-chance",
+        f"{verdict.noise.source.rate_hz:g} Hz ball tracking"
     )
-    put(
-        figure,
-        0.5,
-        0.08,
-        "varroom \u00b7 Laws 9.1 and 10.1",
-        SIGNATURE,
-        gid="ball-line-screen-signature",
+    lines = (
+        (0.76, words, SCREEN_HEADLINE, "headline"),
+        (0.50, _where(case, verdict), SCREEN_WHERE, "where"),
+        (0.38, _gap_words(verdict), SCREEN_GAP.but(colour=_colour(verdict)), "gap"),
+        (0.24, chance_words, SCREEN_CHANCE, "chance"),
+        (0.08, "varroom \u00b7 Laws 9.1 and 10.1", SIGNATURE, "signature"),
     )
+    for y, text, role, name in lines:
+        put(figure, 0.5, y, text, role, gid=f"ball-line-screen-{name}")
     return figure

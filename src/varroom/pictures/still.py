@@ -19,7 +19,6 @@ import os
 import numpy as np
 import numpy.typing as npt
 from matplotlib.axes import Axes
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.transforms import Bbox
 
@@ -27,13 +26,13 @@ from varroom.engine.explain import distance
 from varroom.engine.verdict import Status
 from varroom.output_file import check_target, write_png
 from varroom.pictures import style
+from varroom.pictures.canvas import DPI, pixel_figure
 from varroom.pictures.placement import around, marker_boxes, place
 from varroom.pictures.typeset import NAME, LabelBox, TextStyle, put, renderer_of
 from varroom.still.camera import Floats
 from varroom.still.judge import StillVerdict
 from varroom.still.marks import BALL
 
-DPI = 100.0
 MARK_PT = 7.0  # a player's ring on a 1920-pixel still, in points (scaled with the still)
 HEADLINE = TextStyle(30, weight="bold", va="top", zorder=7, box=LabelBox(style.DEEP, pad=0.35))
 DETAIL = TextStyle(14, va="top", zorder=7, linespacing=1.35, box=LabelBox(style.DEEP, pad=0.45))
@@ -56,12 +55,7 @@ def draw_still(result: StillVerdict, image: npt.NDArray[np.uint8] | None) -> Fig
     """The still with the decision drawn on it, as a Figure (not attached to pyplot) of the
     still's size in pixels."""
     width, height = result.marks.size
-    figure = Figure(figsize=(width / DPI, height / DPI), dpi=DPI, facecolor=style.DEEP)
-    FigureCanvasAgg(figure)
-    ax = figure.add_axes((0, 0, 1, 1))
-    ax.set_xlim(0, width)
-    ax.set_ylim(height, 0)
-    ax.set_axis_off()
+    figure, ax = pixel_figure(width, height)
     if image is not None:
         ax.imshow(image, extent=(0, width, height, 0), interpolation="nearest", zorder=0)
     scale = width / 1920  # sizes are set for a 1920-pixel still
