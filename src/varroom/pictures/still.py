@@ -26,13 +26,15 @@ from varroom.engine.explain import distance
 from varroom.engine.verdict import Status
 from varroom.output_file import check_target, write_png
 from varroom.pictures import style
-from varroom.pictures.canvas import DPI, pixel_figure
+from varroom.pictures import canvas
+from varroom.pictures.canvas import pixel_figure
 from varroom.pictures.placement import around, marker_boxes, place
 from varroom.pictures.typeset import NAME, LabelBox, TextStyle, put, renderer_of
 from varroom.still.camera import Floats
 from varroom.still.judge import StillVerdict
 from varroom.still.marks import BALL
 
+DPI = canvas.DPI  # the still is saved at it (the review room too)
 MARK_PT = 7.0  # a player's ring on a 1920-pixel still, in points (scaled with the still)
 HEADLINE = TextStyle(30, weight="bold", va="top", zorder=7, box=LabelBox(style.DEEP, pad=0.35))
 DETAIL = TextStyle(14, va="top", zorder=7, linespacing=1.35, box=LabelBox(style.DEEP, pad=0.45))
