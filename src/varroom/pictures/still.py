@@ -25,8 +25,7 @@ from matplotlib.transforms import Bbox
 from varroom.engine.explain import distance
 from varroom.engine.verdict import Status
 from varroom.output_file import check_target, write_png
-from varroom.pictures import style
-from varroom.pictures import canvas
+from varroom.pictures import canvas, style
 from varroom.pictures.canvas import pixel_figure
 from varroom.pictures.placement import around, marker_boxes, place
 from varroom.pictures.typeset import NAME, LabelBox, TextStyle, put, renderer_of
