@@ -43,7 +43,11 @@ from varroom.pictures import broadcast, scene, screen
 from varroom.pictures.clip import ClipPainter, clip_frames
 from varroom.pictures.story import Story
 
-EXAMPLES = sorted((Path(__file__).parents[1] / "examples").glob("*.json"))
+EXAMPLES = sorted((Path(__file__).parents[1] / "examples").glob("*.json")) + sorted(
+    # Situations the StatsBomb audit wrote (format 1.1, with the camera's view per touch): the
+    # unseen part of the pitch shaded, the opponents out of view named.
+    (Path(__file__).parent / "files" / "out-of-view").glob("*.json")
+)
 TOUCH_PX = 1.0  # boxes may touch: only an overlap deeper than this counts
 
 

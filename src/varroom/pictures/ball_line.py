@@ -3,7 +3,10 @@
 The view shows the ball's outline against the line from above and from the side, and the gap
 between the ball's nearest point and the line's outer edge magnified to millimetres; the screen
 says GOAL / NO GOAL (or OUT OF PLAY / IN PLAY away from the goal). Both are plain matplotlib
-Figures (no pyplot) written through `varroom.output_file`.
+Figures (no pyplot) written through `varroom.output_file`. Colours come from `style`, text from
+`typeset` roles. Gids: `ball-line-headline`, `ball-line-ball:above`, `ball-line-ball:side`,
+`ball-line-gap`, `ball-line-screen-headline`, `ball-line-screen-where`, `ball-line-screen-gap`,
+`ball-line-screen-chance`, `ball-line-screen-signature`.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import os
 
 import numpy as np
 from matplotlib.axes import Axes
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle, Rectangle
 
@@ -21,17 +25,19 @@ from varroom.engine.ball_line_verdict import BallLineVerdict
 from varroom.law.ball_line import outer_edge_m
 from varroom.model.ball_line import BallLineCase, BallLineDecision
 from varroom.output_file import check_target, write_png
+from varroom.pictures import style
+from varroom.pictures.typeset import NOTE, TextStyle, put
 
-GRASS = "#2f7d32"
-LINE = "#f4f4f4"
-BALL = "#ffd54f"
-BACKGROUND = "#101418"
-TEXT = "#f4f4f4"
-OVER = "#2e7d32"
-SHORT = "#c62828"
 LINE_WIDTH_M = 0.12  # Law 1 allows up to 12 cm; drawn inside the field, as the Law has it
-SKY = "#1d2833"
 DPI = 100
+HEADLINE = TextStyle(20, weight="bold", va="bottom")
+PANEL_TITLE = TextStyle(15, weight="bold", ha="center", va="bottom")
+AXIS = NOTE.but(size=10, ha="center", va="top")
+SCREEN_HEADLINE = TextStyle(150, headline=True, colour=style.TEXT, ha="center", halo=6)
+SCREEN_WHERE = TextStyle(40, ha="center", va="bottom")
+SCREEN_GAP = TextStyle(54, weight="bold", ha="center", va="bottom")
+SCREEN_CHANCE = TextStyle(28, colour=style.MUTED, ha="center", va="bottom")
+SIGNATURE = TextStyle(22, colour=style.FAINT, ha="center", va="bottom")
 
 
 def write_ball_line_view(
@@ -69,6 +75,11 @@ def _frame(case: BallLineCase, verdict: BallLineVerdict, xyz: np.ndarray) -> np.
     return np.stack([across, xyz[..., 1 - line.axis], xyz[..., 2]], axis=-1)
 
 
+def _colour(verdict: BallLineVerdict) -> str:
+    """Green for a ball wholly over the line, red for one not."""
+    return style.ONSIDE_GREEN if verdict.margin_m > 0 else style.OFFSIDE_RED
+
+
 def _gap_words(verdict: BallLineVerdict) -> str:
     if verdict.margin_m > 0:
         return f"+{millimetres(verdict.margin_m)}: wholly over"
@@ -78,20 +89,21 @@ def _gap_words(verdict: BallLineVerdict) -> str:
 def draw_ball_line_view(case: BallLineCase, verdict: BallLineVerdict) -> Figure:
     """From above, from the side, and the gap in millimetres, as a Figure; the ball where it got
     furthest past the line (what the margin measures)."""
-    figure = Figure(figsize=(18, 7), dpi=DPI, facecolor=BACKGROUND)
+    figure = Figure(figsize=(18, 7), dpi=DPI, facecolor=style.BACKGROUND)
+    FigureCanvasAgg(figure)
     fit = fit_path(case.track)
     t = case.track.t_s
     dense = np.linspace(t[0], t[-1], 600)
     path = _frame(case, verdict, np.array([fit.position_at(float(s)) for s in dense]))
     ball = _frame(case, verdict, fit.position_at(verdict.peak_t_s))
-    figure.text(
+    put(
+        figure,
         0.02,
         0.93,
         f"{headline(case, verdict)}   {verdict.nearest_line.words}   {_gap_words(verdict)}   "
         f"P(wholly over) {chance(verdict.probability)}",
-        color=TEXT,
-        fontsize=20,
-        weight="bold",
+        HEADLINE,
+        gid="ball-line-headline",
     )
     top, side, zoom = (
         figure.add_axes(rect)
@@ -116,15 +128,15 @@ def _from_above(
 ) -> None:
     """Across the line to the right (out of the field), along it upwards."""
     along = (ball[1] - (across[1] - across[0]) / 2, ball[1] + (across[1] - across[0]) / 2)
-    axes.set_facecolor(GRASS)
-    axes.axvspan(-LINE_WIDTH_M, 0.0, color=LINE)
+    axes.set_facecolor(style.PITCH)
+    axes.axvspan(-LINE_WIDTH_M, 0.0, color=style.LINE)
     if verdict.nearest_line.is_goal_line:
         post = case.goal.post_width_m
         for inside in (-case.goal.width_m / 2 - post, case.goal.width_m / 2):
-            axes.add_patch(Rectangle((-post, inside), post, post, color="white", ec="black"))
-    axes.plot(path[:, 0], path[:, 1], color=TEXT, lw=1, ls="--")
-    axes.plot(samples[:, 0], samples[:, 1], "o", color=TEXT, ms=2.5, alpha=0.6)
-    axes.add_patch(_ball(ball[0], ball[1], case.ball_radius_m))
+            axes.add_patch(_post(-post, inside, post))
+    axes.plot(path[:, 0], path[:, 1], color=style.LIGHT, lw=1, ls="--")
+    axes.plot(samples[:, 0], samples[:, 1], "o", color=style.LIGHT, ms=2.5, alpha=0.6)
+    axes.add_patch(_ball(ball[0], ball[1], case.ball_radius_m, "ball-line-ball:above"))
     _limits(axes, across, along, "From above", "metres")
 
 
@@ -139,19 +151,17 @@ def _from_the_side(
     """Looking along the line: its vertical plane, the crossbar over a goal line, the ball."""
     r = case.ball_radius_m
     ground = min(0.0, ball[2] - r)
-    axes.set_facecolor(SKY)
-    axes.axvspan(-LINE_WIDTH_M, 0.0, color=LINE, alpha=0.25)
-    axes.axvline(0.0, color=LINE, lw=1.5)
+    axes.set_facecolor(style.PANEL)
+    axes.axvspan(-LINE_WIDTH_M, 0.0, color=style.LINE, alpha=0.25)
+    axes.axvline(0.0, color=style.LINE, lw=1.5)
     high = ball[2] + r + 0.2
     if verdict.nearest_line.is_goal_line and abs(ball[1]) < case.goal.width_m / 2 + r:
         post = case.goal.post_width_m
-        axes.add_patch(
-            Rectangle((-post, case.goal.height_m), post, post, color="white", ec="black")
-        )
+        axes.add_patch(_post(-post, case.goal.height_m, post))
         high = max(high, case.goal.height_m + post + 0.2)
-    axes.axhspan(ground - 1.0, ground, color=GRASS)
-    axes.plot(path[:, 0], path[:, 2], color=TEXT, lw=1, ls="--")
-    axes.add_patch(_ball(ball[0], ball[2], r))
+    axes.axhspan(ground - 1.0, ground, color=style.PITCH)
+    axes.plot(path[:, 0], path[:, 2], color=style.LIGHT, lw=1, ls="--")
+    axes.add_patch(_ball(ball[0], ball[2], r, "ball-line-ball:side"))
     _limits(axes, across, (ground - 0.1, high), "From the side", "metres")
 
 
@@ -160,13 +170,17 @@ def _gap(axes: Axes, case: BallLineCase, verdict: BallLineVerdict, ball: np.ndar
     r_mm = case.ball_radius_m * 1000
     gap_mm = verdict.margin_m * 1000
     reach = max(abs(gap_mm) * 1.6, 10.0)
-    colour = OVER if verdict.margin_m > 0 else SHORT
-    axes.set_facecolor(GRASS)
-    axes.axvspan(-2 * reach, 0.0, color=LINE)
+    colour = _colour(verdict)
+    axes.set_facecolor(style.PITCH)
+    axes.axvspan(-2 * reach, 0.0, color=style.LINE)
     theta = np.linspace(-np.pi / 2, np.pi / 2, 721)
     centre, half_chord = gap_mm + r_mm, r_mm * np.cos(theta)
     axes.fill_betweenx(
-        r_mm * np.sin(theta), centre - half_chord, centre + half_chord, color=BALL, ec="black"
+        r_mm * np.sin(theta),
+        centre - half_chord,
+        centre + half_chord,
+        color=style.BALL_ON_LINE,
+        ec=style.BALL_EDGE,
     )
     axes.annotate(
         "",
@@ -174,25 +188,36 @@ def _gap(axes: Axes, case: BallLineCase, verdict: BallLineVerdict, ball: np.ndar
         xytext=(0, 0),
         arrowprops={"arrowstyle": "<->", "color": colour, "lw": 3},
         zorder=5,
+        gid="ball-line-gap",
     )
-    axes.text(
-        gap_mm / 2,
-        -reach * 0.6,
-        _gap_words(verdict),
-        color=colour,
-        ha="center",
-        fontsize=14,
-        weight="bold",
-        bbox={"facecolor": "white", "edgecolor": colour},
+    axes.axvline(0.0, color=style.BALL_EDGE, lw=1)
+    # The gap's words in the panel's title, in the call's colour: on the panel they would cover
+    # the ball, which fills it at this scale.
+    _limits(
+        axes,
+        (-reach, reach),
+        (-reach, reach),
+        "The gap: " + _gap_words(verdict).split(":")[0],
+        "millimetres",
     )
-    axes.axvline(0.0, color="black", lw=1)
-    _limits(axes, (-reach, reach), (-reach, reach), "The gap, from above", "millimetres")
+    axes.title.set_color(colour)
 
 
-def _ball(centre_across: float, centre_other: float, radius: float) -> Circle:
+def _ball(centre_across: float, centre_other: float, radius: float, gid: str) -> Circle:
     return Circle(
-        (centre_across, centre_other), radius, facecolor=BALL, edgecolor="black", lw=1.5, zorder=4
+        (centre_across, centre_other),
+        radius,
+        facecolor=style.BALL_ON_LINE,
+        edgecolor=style.BALL_EDGE,
+        lw=1.5,
+        zorder=4,
+        gid=gid,
     )
+
+
+def _post(x_m: float, y_m: float, width_m: float) -> Rectangle:
+    """A goalpost (or the crossbar) in section: a white square."""
+    return Rectangle((x_m, y_m), width_m, width_m, color=style.BALL, ec=style.BALL_EDGE)
 
 
 def _limits(
@@ -204,9 +229,11 @@ def _limits(
         grow = (size - (high - low)) / 2
         set_lim(low - grow, high + grow)
     axes.set_aspect("equal")
-    axes.set_title(title, color=TEXT, fontsize=15)
-    axes.set_xlabel(f"past the line's outer edge ({unit}) →", color=TEXT)
-    axes.tick_params(colors=TEXT)
+    axes.set_title(title, **PANEL_TITLE.kwargs())
+    axes.set_xlabel(f"past the line's outer edge ({unit}) \u2192", **AXIS.kwargs())
+    axes.tick_params(colors=style.MUTED)
+    for spine in axes.spines.values():
+        spine.set_color(style.PANEL_EDGE)
 
 
 def _where(case: BallLineCase, verdict: BallLineVerdict) -> str:
@@ -223,25 +250,31 @@ def _where(case: BallLineCase, verdict: BallLineVerdict) -> str:
 
 def draw_ball_line_screen(case: BallLineCase, verdict: BallLineVerdict) -> Figure:
     """The stadium screen: the call in large letters, the line, the margin."""
-    figure = Figure(figsize=(19.2, 10.8), dpi=DPI, facecolor=BACKGROUND)
+    figure = Figure(figsize=(19.2, 10.8), dpi=DPI, facecolor=style.BACKGROUND)
+    FigureCanvasAgg(figure)
     words = headline(case, verdict)
     good = words in ("GOAL", "IN PLAY")
     figure.patches.append(
-        Rectangle((0, 0.62), 1, 0.28, transform=figure.transFigure, color=OVER if good else SHORT)
+        Rectangle(
+            (0, 0.62),
+            1,
+            0.28,
+            transform=figure.transFigure,
+            color=style.ONSIDE_GREEN if good else style.OFFSIDE_RED,
+            alpha=0.85,
+        )
     )
-    figure.text(
-        0.5, 0.76, words, color="white", fontsize=150, weight="bold", ha="center", va="center"
+    chance_words = (
+        f"P(wholly over) {chance(verdict.probability)} \u00b7 "
+        f"{verdict.noise.source.rate_hz:g} Hz ball tracking"
     )
-    figure.text(0.5, 0.50, _where(case, verdict), color=TEXT, fontsize=40, ha="center")
-    figure.text(0.5, 0.38, _gap_words(verdict), color=TEXT, fontsize=54, weight="bold", ha="center")
-    figure.text(
-        0.5,
-        0.24,
-        f"P(wholly over) {chance(verdict.probability)} · "
-        f"{verdict.noise.source.rate_hz:g} Hz ball tracking",
-        color=TEXT,
-        fontsize=28,
-        ha="center",
+    lines = (
+        (0.76, words, SCREEN_HEADLINE, "headline"),
+        (0.50, _where(case, verdict), SCREEN_WHERE, "where"),
+        (0.38, _gap_words(verdict), SCREEN_GAP.but(colour=_colour(verdict)), "gap"),
+        (0.24, chance_words, SCREEN_CHANCE, "chance"),
+        (0.08, "varroom \u00b7 Laws 9.1 and 10.1", SIGNATURE, "signature"),
     )
-    figure.text(0.5, 0.08, "varroom · Laws 9.1 and 10.1", color="#8a9099", fontsize=22, ha="center")
+    for y, text, role, name in lines:
+        put(figure, 0.5, y, text, role, gid=f"ball-line-screen-{name}")
     return figure

@@ -24,7 +24,6 @@ from matplotlib import patheffects
 from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
@@ -39,6 +38,7 @@ from varroom.model.situation import Position, Situation
 from varroom.output_file import check_target, write_atomically
 from varroom.pictures import PictureError, style, typeset
 from varroom.pictures.body import POSE
+from varroom.pictures.canvas import DPI, pixel_figure
 from varroom.pictures.geometry import pitch_lines
 from varroom.pictures.marks import ball_mark, dots, polyline
 from varroom.pictures.placement import Spot, around, cost, outside, overlap, place
@@ -46,7 +46,6 @@ from varroom.pictures.story import Story
 from varroom.pictures.topdown import STRIPES
 from varroom.pictures.typeset import HAlign
 
-DPI = 100
 WALL_HEIGHT_M = 2.4
 # What the attacker's label keeps clear of: players, numbers, marks, the line's label.
 _TAKEN = (
@@ -87,12 +86,7 @@ def draw_broadcast(situation: Situation, verdict: Verdict, camera: Camera) -> Fi
     """The picture as a Figure (not attached to pyplot), camera.size pixels."""
     width, height = camera.size
     story = Story(situation, verdict)
-    figure = Figure(figsize=(width / DPI, height / DPI), dpi=DPI, facecolor=style.DEEP)
-    FigureCanvasAgg(figure)
-    ax = figure.add_axes((0, 0, 1, 1))
-    ax.set_xlim(0, width)
-    ax.set_ylim(height, 0)
-    ax.set_axis_off()
+    figure, ax = pixel_figure(width, height)
     if camera.image is not None:
         _still(ax, camera)
     else:

@@ -38,7 +38,7 @@ from matplotlib.patches import Rectangle
 from matplotlib.text import Text
 from matplotlib.transforms import Bbox
 
-from varroom.engine.verdict import Effect, Verdict
+from varroom.engine.verdict import Effect, Status, Verdict
 from varroom.model.situation import Situation
 from varroom.output_file import check_target, write_atomically
 from varroom.pictures import PictureError, style, typeset
@@ -46,7 +46,7 @@ from varroom.pictures.marks import ball_mark, dots, polyline, vline
 from varroom.pictures.motion import XY, ball_at, positions_at
 from varroom.pictures.placement import Spot, around, marker_boxes, overlap, place
 from varroom.pictures.story import Story
-from varroom.pictures.topdown import draw_pitch, fit_box, goal_mouth
+from varroom.pictures.topdown import draw_pitch, fit_box, goal_mouth, shade_unseen
 from varroom.pictures.typeset import HAlign, LabelBox, VAlign
 
 FPS = 12.0
@@ -189,6 +189,8 @@ class ClipPainter:
         )
         self.px_per_m = WIDTH_PX / (box[2] - box[0])
         draw_pitch(ax, situation.pitch, box, linewidth=1.3)
+        # The view at the moment of play, the one the call was judged on, for the whole clip.
+        shade_unseen(ax, situation.pitch, story.touch.view)
         for spine in ax.spines.values():
             spine.set_visible(False)
         self.figure.add_artist(
@@ -362,6 +364,13 @@ class ClipPainter:
         detail = story.margin_text()
         if detail and attacker is not None:
             detail = f"{attacker.name}: {detail} {story.margin_caption()}"
+        if story.v.status is Status.UNDECIDABLE and story.touch.view is not None:
+            # What the camera's view leaves open, short: the footer holds one line.
+            unseen = story.v.unseen
+            if detail and unseen is not None:
+                detail += f"; {unseen.unseen} out of view"
+            elif not detail:
+                detail = story.undecided()
         put = typeset.put
         self.verdict_detail = put(
             self.figure, 0.5, FOOTER / 2, detail, DETAIL, animated=True, gid="clip-verdict-detail"

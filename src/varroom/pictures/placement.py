@@ -114,4 +114,10 @@ def _try(label: Text, spot: Spot, renderer: RendererBase) -> Bbox:
             label.xy = spot.anchor
     label.set_horizontalalignment(spot.ha)
     label.set_verticalalignment(spot.va)
-    return label.get_window_extent(renderer)
+    box = label.get_window_extent(renderer)
+    patch = label.get_bbox_patch()
+    if patch is None:
+        return box
+    # A label in a box covers the box, not only its letters.
+    label.update_bbox_position_size(renderer)
+    return Bbox.union([box, patch.get_window_extent(renderer)])

@@ -42,7 +42,7 @@ from varroom.pictures.marks import ball_mark, vline
 from varroom.pictures.placement import around, cost, overlap, place
 from varroom.pictures.story import Figure as Who
 from varroom.pictures.story import Side, Story, signed_distance
-from varroom.pictures.topdown import draw_pitch, fit_box, goal_mouth
+from varroom.pictures.topdown import draw_pitch, fit_box, goal_mouth, shade_unseen
 from varroom.pictures.typeset import (
     LabelBox,
     TextStyle,
@@ -165,6 +165,8 @@ def certainty(story: Story) -> str:
     if not (math.isfinite(low) and math.isfinite(high)):
         return ""
     interval = f"95% interval {signed_distance(low)} to {signed_distance(high)}"
+    if story.v.status is Status.UNDECIDABLE and story.v.unseen is not None:
+        return f"{interval}: the players out of view decide this call."
     if story.margin > 0 and story.v.offender is None:
         return f"{interval}: the position does not decide this call."
     if spread.confidence_class is ConfidenceClass.CLEAR:
@@ -339,6 +341,7 @@ def _inset(ax: Axes, story: Story, renderer: RendererBase) -> None:
         points, s.pitch, aspect, story.sign, pad_m=4.0, min_span=(26.0, 16.0), near_goal_m=None
     )
     draw_pitch(ax, s.pitch, box, linewidth=1.6)
+    shade_unseen(ax, s.pitch, touch.view, gid="inset-unseen")
     ax.apply_aspect()
     px_per_m = ax.get_window_extent(renderer).width / (box[2] - box[0])
     ax.set_title(

@@ -8,6 +8,7 @@ touch judged is `verdict.judged_at`, the involvement `verdict.involved_at`).
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from enum import Enum
 
@@ -45,6 +46,11 @@ _PLAYED = {
     "penalty_kick": "took the penalty kick",
     "dropped_ball": "played the dropped ball",
 }
+
+
+# A sentence of a reason ends at '. ' before a capital or a count ('11.2). 5 of Italy's ...'),
+# never inside a number ('x = 24.3 m').
+_SENTENCES = re.compile(r"(?<=\.)\s+(?=[A-Z0-9])")
 
 
 class Side(Enum):
@@ -301,6 +307,8 @@ class Story:
         margin = self.margin
         if margin is None:
             return ""
+        if margin > 0 and self.v.status is Status.UNDECIDABLE and self.v.unseen is not None:
+            return "beyond the opponents seen"
         if margin > 0 and self.v.offender is None:
             return "beyond the line: not penalised"
         if margin > 0:
@@ -384,6 +392,37 @@ class Story:
             return f"{text} {reason}" if reason else text[:-1] + "."
         return text
 
+    def out_of_view(self, whole: bool = False) -> str:
+        """The reason's sentence on what the camera did not see, as the verdict words it (the
+        opponents out of view and where they would have to stand, or the attacker out of view),
+        up to its first ';' (`whole`: with how often whole teams stood so, without the pointer
+        to the docs); '' where none."""
+        for sentence in _SENTENCES.split(self.v.reason.strip()):
+            if "out of view" in sentence or "out of the camera's view" in sentence:
+                if whole:
+                    words = sentence.replace(", docs/uncertainty.md", "")
+                else:
+                    words = sentence.split("; ")[0].split(", some of it beyond")[0]
+                return words.rstrip(".") + "."
+        return ""
+
+    def undecided(self) -> str:
+        """What keeps an undecidable call open, in a few words for a headline: '1.74 m beyond
+        the opponents seen; 5 out of view could stand deeper', 'Yilmaz out of the camera's view
+        when Karaman passed it', or 'the offside line cannot be drawn'."""
+        unseen, margin = self.v.unseen, self.margin
+        if unseen is not None and margin is not None and margin > 0 and unseen.could_change:
+            many = unseen.unseen
+            return (
+                f"{distance(margin)} beyond the opponents seen; "
+                f"{many} out of view could stand deeper"
+            )
+        if self.touch.view is not None and self.judgement is not None:
+            player = receiver_after(self.s, self.judgement)
+            if player is not None and player not in self.touch.positions:
+                return f"{self.short(player)} out of the camera's view when {self.played_label()}"
+        return "the offside line cannot be drawn"
+
     def match_line(self) -> str:
         """'Tottenham Hotspur 1-1 Sporting CP · 90+5′ · UEFA Champions League …'."""
         meta = self.s.meta
@@ -401,7 +440,13 @@ class Story:
         return "  \u00b7  ".join(parts)
 
     def sentence(self) -> str:
-        """One sentence: who was how far from what, when."""
+        """One sentence: who was how far from what, when; for a call left open, what keeps it
+        open."""
+        if self.v.status is Status.UNDECIDABLE:
+            words = self.undecided()
+            if self.v.unseen is not None and words[:1].isdigit():
+                words = f"{self.short(self.focus)} {words}"
+            return words[:1].upper() + words[1:] + "."
         attacker, defender = self.attacker(), self.defender()
         margin = self.margin
         if attacker is None or defender is None or margin is None:

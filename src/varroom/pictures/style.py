@@ -26,6 +26,9 @@ SURROUND_FAR = "#15291c"  # the ground round the pitch in a broadcast frame
 PITCH = "#1d3a2a"
 STRIPE = "#214330"  # every other mowing stripe
 PITCH_LINES = "#9db5a8"
+UNSEEN = "#05080c"  # the part of the pitch out of the camera's view, shaded
+UNSEEN_ALPHA = 0.5
+UNSEEN_HATCH = "#51665a"  # its hatching
 
 # -- text ---------------------------------------------------------------------------------------
 TEXT = "#f1f5f9"
@@ -43,12 +46,15 @@ GOALKEEPER_DEFENDING = "#fde68a"
 GOALKEEPER_KEY = "#64748b"  # a goalkeeper in a key (either team)
 DEFENDER_EDGE = "#111827"  # the dark ring round a defender's marker, the ball's seams
 BALL = "#ffffff"
+BALL_ON_LINE = "#fcd34d"  # the ball in the goal-line view: it must stand out from the white line
 BALL_EDGE = "#000000"  # the ball's outline and its centre on the top-down picture
 RING = "#ffffff"  # the light ring round an attacker's or a key player's marker, a measured cross
 TOUCH = "#f8fafc"  # a numbered touch on the ball's path
 
 # -- the call ---------------------------------------------------------------------------------------
 LINE = "#ffffff"  # the offside line
+LINE_ON_VIDEO = "#ffd60a"  # the offside line drawn on a broadcast still: TV yellow on any grass
+LANDMARK = "#5ac8fa"  # a landmark clicked on a still, and where the fitted camera puts it
 WALL = "#bae6fd"  # the offside plane standing up in the broadcast picture
 WALL_EDGE = "#e0f2fe"
 OFFSIDE_RED = "#ff4d4f"

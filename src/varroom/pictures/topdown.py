@@ -9,9 +9,11 @@ from collections.abc import Iterable
 
 from matplotlib.axes import Axes
 from matplotlib.collections import LineCollection
-from matplotlib.patches import Rectangle
+from matplotlib.patches import PathPatch, Rectangle
+from matplotlib.path import Path
 
 from varroom.model.situation import Pitch
+from varroom.model.view import View
 from varroom.pictures import style
 from varroom.pictures.geometry import GOAL_WIDTH, PENALTY_AREA, pitch_lines
 
@@ -57,6 +59,74 @@ def draw_pitch(ax: Axes, pitch: Pitch, box: Box, linewidth: float = 1.4) -> None
     for spine in ax.spines.values():
         spine.set_color(style.PANEL_EDGE)
         spine.set_linewidth(1.5)
+
+
+def shade_unseen(
+    ax: Axes, pitch: Pitch, view: View | None, gid: str = "unseen"
+) -> PathPatch | None:
+    """Shade the part of the pitch the data did not see at a touch: the pitch minus `view`'s
+    area (None: the whole pitch was seen, nothing drawn). Above the grass, under the markings.
+
+    The view is cut to the pitch first; the pitch then runs anticlockwise and the view
+    clockwise, so that under the nonzero fill rule the view is a hole in the pitch."""
+    if view is None:
+        return None
+    hl, hw = pitch.half_length_m, pitch.half_width_m
+    pitch_ring = [(-hl, -hw), (hl, -hw), (hl, hw), (-hl, hw)]
+    area = _cut_to_box(list(view.area_m), (-hl, -hw, hl, hw))
+    if len(area) < 3:  # the camera saw nothing of the pitch
+        area = []
+    # Shoelace sign: positive for an anticlockwise ring.
+    turn = sum(
+        x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(area, area[1:] + area[:1], strict=True)
+    )
+    hole = area[::-1] if turn > 0 else area
+    rings = [ring for ring in (pitch_ring, hole) if ring]
+    vertices = [point for ring in rings for point in [*ring, ring[0]]]
+    codes = [
+        code
+        for ring in rings
+        for code in [Path.MOVETO, *[Path.LINETO] * (len(ring) - 1), Path.CLOSEPOLY]
+    ]
+    patch = PathPatch(
+        Path(vertices, codes),
+        facecolor=style.UNSEEN,
+        alpha=style.UNSEEN_ALPHA,
+        edgecolor=style.UNSEEN_HATCH,
+        hatch="//",
+        linewidth=0,
+        zorder=0.5,
+        gid=gid,
+    )
+    ax.add_patch(patch)
+    return patch
+
+
+def _cut_to_box(polygon: list[tuple[float, float]], box: Box) -> list[tuple[float, float]]:
+    """The part of a polygon inside an axis-aligned box (Sutherland-Hodgman: cut by each of the
+    box's four edges in turn)."""
+    x0, y0, x1, y1 = box
+    edges = ((0, x0, 1.0), (0, x1, -1.0), (1, y0, 1.0), (1, y1, -1.0))  # axis, at, inward
+    for axis, at, inward in edges:
+        kept: list[tuple[float, float]] = []
+        for k, here in enumerate(polygon):
+            before = polygon[k - 1]
+            here_in = (here[axis] - at) * inward >= 0
+            before_in = (before[axis] - at) * inward >= 0
+            if here_in != before_in:
+                share = (at - before[axis]) / (here[axis] - before[axis])
+                kept.append(
+                    (
+                        before[0] + share * (here[0] - before[0]),
+                        before[1] + share * (here[1] - before[1]),
+                    )
+                )
+            if here_in:
+                kept.append(here)
+        polygon = kept
+        if not polygon:
+            break
+    return polygon
 
 
 def goal_mouth(pitch: Pitch, sign: float, room_m: float = 1.0) -> list[tuple[float, float]]:

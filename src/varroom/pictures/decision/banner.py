@@ -38,7 +38,7 @@ def title(story: Story) -> str:
         size = f", {distance(margin)}" if margin is not None and math.isfinite(margin) else ""
         return f"OFFSIDE \u2014 {story.short(verdict.offender)}{size}"
     if verdict.status is Status.UNDECIDABLE:
-        return "UNDECIDABLE \u2014 the offside line cannot be drawn"
+        return f"UNDECIDABLE \u2014 {story.undecided()}"
     if story.judgement is None:
         return "NO OFFENCE \u2014 no team-mate played the ball"
     margin = story.margin
@@ -51,8 +51,10 @@ def title(story: Story) -> str:
 
 
 def reason(story: Story) -> str:
-    """The reason's first sentence, with the Law it applies."""
-    first = story.v.reason.strip().split(". ")[0].rstrip(".") + "."
+    """The reason's first sentence, with the Law it applies; for a call the camera's view left
+    open, the sentence on what it did not see (the headline gives the margin)."""
+    unseen = story.out_of_view() if story.v.status is Status.UNDECIDABLE else ""
+    first = unseen or story.v.reason.strip().split(". ")[0].rstrip(".") + "."
     law = f"Law {story.v.law}"
     return first if law in first else f"{first} ({law})"
 

@@ -7,19 +7,22 @@ import math
 import textwrap
 from typing import Any
 
+from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.legend import Legend
 from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
 from matplotlib.text import Text
 from matplotlib.ticker import MaxNLocator
 
-from varroom.engine.verdict import Effect
+from varroom.engine.verdict import Effect, Status
 from varroom.pictures import style
 from varroom.pictures.decision.layout import COLUMN_LEFT, COLUMN_WIDTH
 from varroom.pictures.marks import dots, outline, vline
 from varroom.pictures.story import Story, signed_distance
-from varroom.pictures.topdown import draw_pitch
-from varroom.pictures.typeset import NOTE, LabelBox, TextStyle, put, renderer_of
+from varroom.pictures.topdown import draw_pitch, shade_unseen
+from varroom.pictures.typeset import NOTE, LabelBox, TextStyle, fit_lines, put, renderer_of
 
 TITLE = NOTE.but(va="bottom")
 RULER_CAPTION = TextStyle(8.5, linespacing=1.2, va="top")
@@ -37,6 +40,7 @@ ROW_NUMBER = TextStyle(
 ROW_LABEL = TextStyle(9.5)
 ROW_WHAT = TextStyle(9, ha="right", italic=True)
 SIGNATURE = TextStyle(8, colour=style.FAINT, ha="right", va="bottom")
+UNSEEN_NOTE = TextStyle(9, colour=style.MUTED, va="top", linespacing=1.25)
 # The key: two columns of markers, tight, no frame.
 LEGEND: dict[str, Any] = {
     "loc": "upper left",
@@ -58,6 +62,7 @@ def draw_minimap(ax: Axes, story: Story, box: tuple[float, float, float, float])
     pitch = story.s.pitch
     hl, hw = pitch.half_length_m, pitch.half_width_m
     draw_pitch(ax, pitch, (-hl - 2, -hw - 2, hl + 2, hw + 2), linewidth=1)
+    shade_unseen(ax, pitch, story.touch.view, gid="map:unseen")
     outline(ax, box, style.LINE, 1.4, dashes=(3.7, 1.6), gid="minimap-view")
     for player_id, where in story.touch.positions.items():
         colour = style.ATTACKERS if story.is_attacker(player_id) else style.DEFENDERS
@@ -348,10 +353,34 @@ def _key(label: str, colour: str, marker: str = "o", **line: Any) -> Line2D:
     )
 
 
+def unseen_key() -> Patch:
+    """The key's entry for the shaded part of the pitch (`topdown.shade_unseen`)."""
+    return Patch(
+        facecolor=style.PITCH,  # shaded grass, as on the pitch
+        edgecolor=style.UNSEEN_HATCH,
+        hatch="//",
+        linewidth=0,
+        label="out of the camera's view",
+    )
+
+
+def _unseen_note(figure: Figure, story: Story, legend: Legend) -> bool:
+    """Under the key, for a call the unseen did not keep open, the reason's words on the
+    opponents out of view (an undecidable call has them in the banner)."""
+    words = story.out_of_view(whole=True)
+    if not words or story.v.status is Status.UNDECIDABLE:
+        return False
+    renderer = renderer_of(figure)
+    below = figure.transFigure.inverted().transform(legend.get_window_extent(renderer))[0][1]
+    note = put(figure, COLUMN_LEFT, below - 0.008, words, UNSEEN_NOTE, gid="unseen-note")
+    fit_lines(note, renderer, COLUMN_WIDTH * figure.bbox.width, 4, (9.0, 8.5, 8.0, 7.5))
+    return True
+
+
 def draw_legend(figure: Figure, story: Story, top: float) -> None:
     attacking = story.s.attacking_team
     defending = next((p.team for p in story.s.players.values() if p.team != attacking), "defenders")
-    handles = [
+    handles: list[Artist] = [
         _key(f"{attacking} attacking", style.ATTACKERS, markersize=10, markeredgecolor=style.RING),
         _key(
             f"{defending} defending",
@@ -388,6 +417,10 @@ def draw_legend(figure: Figure, story: Story, top: float) -> None:
                 markeredgecolor=style.RING,
             )
         )
+    if story.touch.view is not None:
+        handles.append(unseen_key())
     legend = figure.legend(handles=handles, bbox_to_anchor=(COLUMN_LEFT - 0.004, top), **LEGEND)
     legend.set_gid("legend")
+    if _unseen_note(figure, story, legend):
+        return  # the note takes the signature's corner
     put(figure, COLUMN_LEFT + COLUMN_WIDTH, 0.012, "varroom \u00b7 Law 11 offside", SIGNATURE)

@@ -21,7 +21,7 @@ from varroom.pictures.decision.layout import MIN_SPAN_M, PAD_M
 from varroom.pictures.marks import arrow, dots, vline
 from varroom.pictures.placement import overlap
 from varroom.pictures.story import Story, signed_distance
-from varroom.pictures.topdown import Box, draw_pitch, fit_box
+from varroom.pictures.topdown import Box, draw_pitch, fit_box, shade_unseen
 from varroom.pictures.typeset import LINE_LABEL, NUMBER, LabelBox, TextStyle, halo, put
 
 PLAYER_S = 270.0  # a player's marker, points squared
@@ -79,6 +79,7 @@ class PitchView:
             min_span=MIN_SPAN_M,
         )
         draw_pitch(ax, story.s.pitch, self.box, linewidth=1.6)
+        shade_unseen(ax, story.s.pitch, story.touch.view, gid=f"{self.gid}unseen")
         ax.apply_aspect()
         for spine in ax.spines.values():
             spine.set_color(style.PALE if self.zoom else style.SPINE)
