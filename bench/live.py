@@ -7,6 +7,9 @@ cost per frame.
   must equal `audit_match`'s (offender, passer, margin within 1 mm).
 - Detection latency: each alert's `detected_after_s` (stream time from the involvement to
   the frame after which it was decided), median and worst, as ratios to the frame interval.
+- The same match with its event feed (the officials' calls and the events of touches the
+  synthetic match plants), followed in this process: its offences against the audit's, and
+  its latency (a touch waits until no event still to come can change what names it).
 - Compute per frame: CPU time (this process) over the frames, reading the JSON lines and
   following; as a fraction of the frame interval it is the share of one core a live 25 Hz
   stream takes. The follower alone is timed apart.
@@ -133,6 +136,16 @@ def bench_live() -> dict[str, Any]:
             "live_held_at_end": follower.held(),
         }
         results |= keeping_up(path, duration_s)
+    featured = synthetic_match(SyntheticConfig(seed=0, with_events=True)).match
+    event_alerts, _, _ = follow_items(featured)
+    event_latency = [alert.detected_after_s for alert in event_alerts]
+    results |= {
+        "live_equals_audit_90min_events": same(event_alerts, audit_match(featured)),
+        "live_events_latency_s_median": statistics.median(event_latency),
+        "live_events_latency_s_worst": max(event_latency),
+        "live_events_alerts_within_0_5_s": sum(s <= 0.5 for s in event_latency),
+        "live_events_alerts_90min": len(event_alerts),
+    }
     if SKILLCORNER.is_dir():
         real = load_match(
             "skillcorner",

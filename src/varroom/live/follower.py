@@ -10,7 +10,9 @@ It runs the audit's own steps (`varroom.audit`), a few frames at a time:
 2. Each step between two frames is examined for a touch (`moments.peak_steps`) as soon as
    the frames it depends on are there: a fit window and half a fit window after it, 0.36 s
    at 25 Hz. With an event feed (the header does not say `"events": false`), a touch also
-   waits until the stream is `EVENT_WINDOW_S` past it: an event naming it may still come.
+   waits until no event still to come can change the event the audit gives it
+   (`moments.events_final_after_s`): the nearest event within `EVENT_WINDOW_S` names it, so
+   once one at distance d is in, the wait ends when the stream is d past the touch.
 3. The touch becomes a moment of play (`moments.moments_at`, from the moment before it),
    joins its possession chain (`phases.Chains`), is screened (`screening.screen`), and an
    attacker's touch is judged at his team-mate's play (`phases.judged_position`) by the
@@ -38,6 +40,7 @@ from varroom.audit.moments import (
     EVENT_WINDOW_S,
     Before,
     Moments,
+    events_final_after_s,
     moments_at,
     one_per_plateau,
     peak_steps,
@@ -182,6 +185,9 @@ class LiveFollower:
         self._next_step = 0  # the first step not yet examined
         self._last_peak: int | None = None
         self._pending: list[int] = []  # touch steps waiting for their events
+        # What the last look at waiting touches saw unsettled: the stream's time, the
+        # touches waiting and the events come by then (nothing new: nothing to look at).
+        self._waiting: tuple[Key, int, int] | None = None
         self._events: list[tuple[int, MatchEvent]] = []
         self._event_id = 0
         self._before: Before | None = None
@@ -293,25 +299,36 @@ class LiveFollower:
         self._next_step = last
 
     def _decide(self, at_end: bool) -> list[Alert]:
-        """Moments of play from the touches whose events are in; alerts from them."""
-        window = self._window
-        ready = 0
-        for step in self._pending:
-            row = window.row(step + 1)
-            waited = (int(window.period[row]), float(window.t_s[row]) + EVENT_WINDOW_S)
-            if not (at_end or not self.header.events or waited < self._stream):
-                break
-            ready += 1
-        if not ready:
+        """Moments of play from the touches no event still to come can change; alerts from
+        them."""
+        if not self._pending:
             self._forget_events()
             return []
-        steps, self._pending = self._pending[:ready], self._pending[ready:]
+        waiting = (self._stream, len(self._pending), self._event_id)
+        if not at_end and waiting == self._waiting:
+            return []  # nothing came that could settle a waiting touch
+        window = self._window
+        steps = self._pending
         lo = max(window.first, steps[0] - self._behind)
         events = self._events_near(steps[0], steps[-1])
         match = self._template.match(window, lo, window.last + 1, tuple(e for _, e in events))
         moments = moments_at(
             match, np.array(steps, dtype=np.intp) - lo, self.settings, self._before
         )
+        if self.header.events and not at_end:
+            ready = self._settled(match, moments, lo)
+            if ready < len(steps):
+                self._waiting = waiting
+                if not ready:
+                    self._forget_events()
+                    return []
+                # The settled touches alone: the moments of a prefix are the prefix's moments
+                # (`moments_at` gives each its event in order).
+                kept = int(np.searchsorted(moments.frame, steps[ready] - lo))
+                moments = _take(moments, kept)
+                steps = steps[:ready]
+        self._pending = self._pending[len(steps) :]
+        self._waiting = None
         screened = screen(match, moments, self.settings)
         self._scan_ball_outs(lo)
         alerts = []
@@ -324,6 +341,17 @@ class LiveFollower:
                 alerts.append(alert)
         self._forget_events()
         return alerts
+
+    def _settled(self, match: MatchTracking, moments: Moments, lo: int) -> int:
+        """How many of the waiting touches, from the first, no event still to come can change
+        (`moments.events_final_after_s`; events come in time order, so every event before
+        the stream's time is in)."""
+        final_s = events_final_after_s(match, moments)
+        for j in range(len(moments)):
+            if (int(moments.period[j]), float(final_s[j])) >= self._stream:
+                # The touches before this moment's: those with no moment need no event.
+                return self._pending.index(int(moments.frame[j]) + lo)
+        return len(self._pending)
 
     def _moment(
         self, match: MatchTracking, moments: Moments, screened: Screen, j: int, lo: int
@@ -444,6 +472,12 @@ class _Row:
     index: int
     margin_m: npt.NDArray[np.float64]
     opponents_seen: int
+
+
+def _take(moments: Moments, n: int) -> Moments:
+    """The first `n` of `moments`."""
+    values = {field.name: getattr(moments, field.name)[:n] for field in fields(Moments)}
+    return Moments(**values)
 
 
 def _stack(rows: list[_Row]) -> Moments:
