@@ -10,10 +10,13 @@ import numpy as np
 import pytest
 
 from conftest import SHARED_DATA
+from varroom.audit.ball_lines import BallLineIncident
 from varroom.audit.model import Audit
 from varroom.audit.moments import EVENT_WINDOW_S
+from varroom.audit.penalties import PenaltyIncident
 from varroom.audit.run import audit_match
 from varroom.live.follower import REORDER_FRAMES, Alert, LiveFollower
+from varroom.live.laws import LawAlert
 from varroom.live.stream import End, Frame, Header, Item, match_items
 from varroom.match import load_match
 from varroom.match.tracking import EventKind, MatchEvent, MatchTracking
@@ -31,15 +34,45 @@ def short_match(seed: int, with_events: bool) -> MatchTracking:
     return synthetic_match(config).match
 
 
-def follow(items: Iterable[Item]) -> tuple[list[Alert], LiveFollower]:
+def follow_all(items: Iterable[Item]) -> tuple[list[Alert], list[LawAlert], LiveFollower]:
+    """Offside alerts, penalty and ball-line alerts, and the follower."""
     stream = iter(items)
     header = next(stream)
     assert isinstance(header, Header)
     follower = LiveFollower(header)
-    alerts = []
+    alerts: list[Alert] = []
+    laws: list[LawAlert] = []
     for item in stream:
-        alerts += follower.feed(item)
+        for alert in follower.feed(item):
+            if isinstance(alert, Alert):
+                alerts.append(alert)
+            else:
+                laws.append(alert)
+    return alerts, laws, follower
+
+
+def follow(items: Iterable[Item]) -> tuple[list[Alert], LiveFollower]:
+    alerts, _, follower = follow_all(items)
     return alerts, follower
+
+
+def assert_same_laws(alerts: list[LawAlert], audit: Audit) -> None:
+    """The audit's penalty kicks and ball-line moments, verdict for verdict."""
+    penalties = [a.incident for a in alerts if isinstance(a.incident, PenaltyIncident)]
+    assert [(p.period, p.kick.kicker, p.found_by) for p in penalties] == [
+        (p.period, p.kick.kicker, p.found_by) for p in audit.penalties
+    ]
+    for got, expected in zip(penalties, audit.penalties, strict=True):
+        assert got.t_s == pytest.approx(expected.t_s, abs=1e-9)
+        assert got.verdict.to_dict() == expected.verdict.to_dict()
+    lines = sorted(
+        (a.incident for a in alerts if isinstance(a.incident, BallLineIncident)),
+        key=lambda i: (i.period, i.t_s, i.what.value),
+    )
+    assert [(b.period, b.t_s, b.what, b.out_before_goal_t_s) for b in lines] == [
+        (b.period, b.t_s, b.what, b.out_before_goal_t_s) for b in audit.ball_lines
+    ]
+    assert [b.verdict.to_dict() for b in lines] == [b.verdict.to_dict() for b in audit.ball_lines]
 
 
 def assert_same(alerts: list[Alert], audit: Audit) -> None:
@@ -172,8 +205,10 @@ def test_the_skillcorner_match_live_equals_its_audit() -> None:
     # The first half keeps the test short (451 tracks a frame); bench/live.py follows both.
     match = kept(whole, whole.period == 1)
     audit = audit_match(match)
-    alerts, follower = follow(match_items(match))
+    alerts, laws, follower = follow_all(match_items(match))
     assert_same(alerts, audit)
+    assert_same_laws(laws, audit)
+    assert len(audit.ball_lines) > 10  # ball-outs and goal-line moments, some across gaps
     # Broadcast tracking leaves most phases undecidable: the same ones, judged at the same plays.
     assert follower.counts.judged == audit.phases_judged > 0
     assert follower.counts.undecidable == len(audit.undecidable)

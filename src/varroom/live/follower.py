@@ -1,5 +1,5 @@
 """The live follower: a match followed frame by frame, an alert the moment an offside
-offence is decidable.
+offence, a penalty kick or a ball over a line is decidable.
 
 It runs the audit's own steps (`varroom.audit`), a few frames at a time:
 
@@ -17,6 +17,8 @@ It runs the audit's own steps (`varroom.audit`), a few frames at a time:
    joins its possession chain (`phases.Chains`), is screened (`screening.screen`), and an
    attacker's touch is judged at his team-mate's play (`phases.judged_position`) by the
    audit's `Situations` and `judge()`. An offence is an `Alert`; the phase is then over.
+4. Penalty kicks and the ball over a line are followed beside (`varroom.live.laws`): each
+   is a `LawAlert` once what follows it can no longer change the audit's verdict.
 
 Every figure the audit computes from frames, the follower computes from the same frames
 (`moments.peak_steps` sums each window on its own, so where the window starts does not
@@ -62,14 +64,17 @@ from varroom.audit.tracking import Situations, tracking_of
 from varroom.engine.judge import DEFAULT_SETTINGS
 from varroom.engine.verdict import Status
 from varroom.law.position import offside_position
+from varroom.live.laws import LawAlert, LiveLaws
 from varroom.live.stream import End, Frame, Header
-from varroom.match.tracking import MatchEvent, MatchTracking, PitchSource
+from varroom.live.window import Template, Window
+from varroom.match.tracking import MatchEvent, MatchTracking
 from varroom.model.settings import LawSettings
 from varroom.model.situation import touch_kind
 
 REORDER_FRAMES = 2  # frames held back to put a frame that comes out of order in its place
 WINDOW_S = 8.0  # frames kept: a restart is told from DEAD_S + STILL_WINDOW_S before a touch
 EVENTS_KEPT_S = 5.0  # unclaimed events kept behind the newest frame
+STOPPAGE_BEFORE_S = 1.0  # `scan_ball_out` counts stoppages from this before a ball-out
 BALL_OUT_MARGIN_FRAMES = 5  # the ball-out scan starts this far before the frames it decides
 
 Key = tuple[int, float]  # (period, t_s): stream order
@@ -118,44 +123,6 @@ class Counts:
     alerts: int = 0
 
 
-class _Window:
-    """The last frames, as columns; rows are shifted down when full (no copy per frame)."""
-
-    def __init__(self, keep: int, n_players: int) -> None:
-        size = 2 * keep
-        self.keep = keep
-        self.t_s = np.zeros(size)
-        self.period = np.zeros(size, dtype=np.int8)
-        self.ball_m = np.zeros((size, 3))
-        self.players_m = np.zeros((size, n_players, 2), dtype=np.float32)
-        self.broken = np.zeros(size, dtype=np.int64)  # breaks of play up to each frame, counted
-        self.first = 0  # the global index of row 0
-        self.n = 0
-
-    @property
-    def last(self) -> int:
-        """The global index of the newest frame."""
-        return self.first + self.n - 1
-
-    def append(self, frame: Frame, broken: int) -> None:
-        if self.n == len(self.t_s):
-            drop = self.n - self.keep
-            for column in (self.t_s, self.period, self.ball_m, self.players_m, self.broken):
-                column[: self.keep] = column[drop:]
-            self.first += drop
-            self.n = self.keep
-        row = self.n
-        self.t_s[row] = frame.t_s
-        self.period[row] = frame.period
-        self.ball_m[row] = frame.ball_m
-        self.players_m[row] = frame.players_m
-        self.broken[row] = broken
-        self.n += 1
-
-    def row(self, index: int) -> int:
-        return index - self.first
-
-
 class LiveFollower:
     """Follows one frame stream (module docstring): `frame`, `event`, `end`, each giving the
     alerts it decided."""
@@ -170,10 +137,10 @@ class LiveFollower:
         self._ahead = plateau_frames(self._fit) + self._fit + 1
         # Frames before a touch that its moment depends on: the restart's dead time.
         self._behind = math.ceil((DEAD_S + STILL_WINDOW_S) * fps) + self._fit + 2
-        self._window = _Window(
+        self._window = Window(
             max(round(WINDOW_S * fps), 2 * (self._behind + self._ahead)), len(header.players)
         )
-        self._template = _Template(header)
+        self._template = Template(header)
         self._reorder: list[tuple[Key, int, Frame]] = []
         self._arrived = 0
         self._released: Key | None = None  # the newest frame taken into the window
@@ -202,10 +169,11 @@ class LiveFollower:
         self._over = False  # the open chain ended in an offence
         self._moment_id = 0
         self._started = 0.0
+        self._laws = LiveLaws(self._window, self._template)
 
     # -- what comes in ---------------------------------------------------------------------
 
-    def frame(self, frame: Frame) -> list[Alert]:
+    def frame(self, frame: Frame) -> list[Alert | LawAlert]:
         self._started = time.perf_counter()
         key = (frame.period, frame.t_s)
         if self._released is not None and key <= self._released:
@@ -220,7 +188,7 @@ class LiveFollower:
         self._arrived += 1
         self._stream = max(self._stream, key)
         heapq.heappush(self._reorder, (key, self._arrived, frame))
-        alerts: list[Alert] = []
+        alerts: list[Alert | LawAlert] = []
         while len(self._reorder) > REORDER_FRAMES:
             alerts += self._take(heapq.heappop(self._reorder)[2])
         if self._pending and self.header.events:
@@ -236,18 +204,18 @@ class LiveFollower:
         self._events.append((self._event_id, event))
         self._event_id += 1
 
-    def end(self) -> list[Alert]:
-        """The stream is over: every frame held is taken, and every touch decided."""
+    def end(self) -> list[Alert | LawAlert]:
+        """The stream is over: every frame held is taken, and every touch and law decided."""
         self._started = time.perf_counter()
-        alerts: list[Alert] = []
+        alerts: list[Alert | LawAlert] = []
         while self._reorder:
             alerts += self._take(heapq.heappop(self._reorder)[2])
         if self._window.n:
             self._examine(self._window.last, at_end=True)
             alerts += self._decide(at_end=True)
-        return alerts
+        return alerts + self._laws.end(tuple(self._stoppages), self._started)
 
-    def feed(self, item: Frame | MatchEvent | End | Header) -> list[Alert]:
+    def feed(self, item: Frame | MatchEvent | End | Header) -> list[Alert | LawAlert]:
         """Any item of the stream (a repeated header changes nothing)."""
         if isinstance(item, Frame):
             return self.frame(item)
@@ -265,11 +233,12 @@ class LiveFollower:
             + len(self._events)
             + len(self._stoppages)
             + len(self._rows)
+            + self._laws.held()
         )
 
     # -- frames, steps, touches ------------------------------------------------------------
 
-    def _take(self, frame: Frame) -> list[Alert]:
+    def _take(self, frame: Frame) -> list[Alert | LawAlert]:
         self._released = (frame.period, frame.t_s)
         breaks = stretch_breaks(
             np.array([frame.t_s]), frame.ball_m[None, :], self.header.pitch, self._seen_before_s
@@ -280,7 +249,20 @@ class LiveFollower:
         self._window.append(frame, self._broken)
         self.counts.frames += 1
         self._examine(self._window.last - self._ahead + 1)
-        return self._decide(at_end=False)
+        alerts: list[Alert | LawAlert] = []
+        alerts += self._decide(at_end=False)
+        return alerts + self._laws.frame(
+            frame, self._stream, self._touched(), tuple(self._stoppages), self._started
+        )
+
+    def _touched(self) -> Key:
+        """The time up to which every touch is a moment of play."""
+        window = self._window
+        step = self._pending[0] if self._pending else self._next_step
+        if step < window.first or step > window.last:
+            return (0, -math.inf)
+        row = window.row(step)
+        return int(window.period[row]), float(window.t_s[row])
 
     def _examine(self, last: int, at_end: bool = False) -> None:
         """Look for touches in the steps before step `last` (from frame `last` to the next)."""
@@ -357,6 +339,7 @@ class LiveFollower:
         self, match: MatchTracking, moments: Moments, screened: Screen, j: int, lo: int
     ) -> Alert | None:
         self.counts.moments += 1
+        self._laws.moment(match, moments, j, int(moments.frame[j]) + lo)
         period = int(moments.period[j])
         broken = int(self._window.broken[self._window.row(int(moments.frame[j]) + lo)])
         kind = touch_kind(moments.actions[j])
@@ -460,6 +443,9 @@ class LiveFollower:
             (int(self._window.period[row]), float(self._window.t_s[row]) - EVENTS_KEPT_S),
             (self._released[0], self._released[1] - EVENTS_KEPT_S),
         )
+        lines = self._laws.oldest_s()
+        if lines is not None:  # a stoppage up to a second before a ball-out counts
+            horizon = min(horizon, (lines[0], lines[1] - 2 * STOPPAGE_BEFORE_S))
         self._events = [item for item in self._events if (item[1].period, item[1].t_s) >= horizon]
         self._stoppages = [e for e in self._stoppages if (e.period, e.t_s) >= horizon]
 
@@ -490,42 +476,3 @@ def _stack(rows: list[_Row]) -> Moments:
             tuple(column) if isinstance(first, tuple) else np.array(column, dtype=first.dtype)
         )
     return Moments(**values)
-
-
-class _Template:
-    """The fixed parts of the `MatchTracking` the audit's functions read, from the header."""
-
-    def __init__(self, header: Header) -> None:
-        players = header.players
-        self.header = header
-        self.ids = np.array([p.id for p in players], dtype=np.str_)
-        self.player_teams = np.array([p.team for p in players], dtype=np.str_)
-        self.teams = [p.team for p in players]
-        self.goalkeeper = np.array([p.goalkeeper for p in players], dtype=bool)
-        self.names = tuple(p.name for p in players)
-        self.numbers = tuple(p.number for p in players)
-
-    def match(
-        self, window: _Window, lo: int, hi: int, events: tuple[MatchEvent, ...] = ()
-    ) -> MatchTracking:
-        """Frames [lo, hi) of the window (global indices) as a match."""
-        rows = slice(window.row(lo), window.row(hi))
-        header = self.header
-        return MatchTracking(
-            provider=header.provider,
-            pitch=header.pitch,
-            pitch_source=PitchSource.METADATA,
-            teams=header.teams,
-            attack=header.attack,
-            frame_rate_hz=header.fps,
-            t_s=window.t_s[rows],
-            period=window.period[rows],
-            ball_m=window.ball_m[rows],
-            players_m=window.players_m[rows],
-            player_ids=self.ids,
-            player_names=self.names,
-            player_numbers=self.numbers,
-            player_teams=self.player_teams,
-            goalkeeper=self.goalkeeper,
-            events=events,
-        )
