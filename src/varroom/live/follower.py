@@ -74,7 +74,6 @@ from varroom.model.situation import touch_kind
 REORDER_FRAMES = 2  # frames held back to put a frame that comes out of order in its place
 WINDOW_S = 8.0  # frames kept: a restart is told from DEAD_S + STILL_WINDOW_S before a touch
 EVENTS_KEPT_S = 5.0  # unclaimed events kept behind the newest frame
-STOPPAGE_BEFORE_S = 1.0  # `scan_ball_out` counts stoppages from this before a ball-out
 BALL_OUT_MARGIN_FRAMES = 5  # the ball-out scan starts this far before the frames it decides
 
 Key = tuple[int, float]  # (period, t_s): stream order
@@ -443,11 +442,11 @@ class LiveFollower:
             (int(self._window.period[row]), float(self._window.t_s[row]) - EVENTS_KEPT_S),
             (self._released[0], self._released[1] - EVENTS_KEPT_S),
         )
-        lines = self._laws.oldest_s()
-        if lines is not None:  # a stoppage up to a second before a ball-out counts
-            horizon = min(horizon, (lines[0], lines[1] - 2 * STOPPAGE_BEFORE_S))
         self._events = [item for item in self._events if (item[1].period, item[1].t_s) >= horizon]
-        self._stoppages = [e for e in self._stoppages if (e.period, e.t_s) >= horizon]
+        # Stoppages are few: kept over the whole window, where a goal's play is looked back
+        # on for a ball-out before it (`ball_lines.out_before`).
+        first = (int(self._window.period[0]), float(self._window.t_s[0]))
+        self._stoppages = [e for e in self._stoppages if (e.period, e.t_s) >= min(horizon, first)]
 
 
 @dataclass(frozen=True, eq=False, slots=True)

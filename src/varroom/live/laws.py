@@ -136,8 +136,8 @@ class LiveLaws:
     def held(self) -> int:
         return len(self._goals) + len(self._kicks)
 
-    def oldest_s(self) -> Key | None:
-        """The time of the oldest frame an undecided incident may still need events from."""
+    def _stretch_from(self) -> Key | None:
+        """The time of the open ball-line stretch's first frame; None when none is open."""
         if self._lines_from is None:
             return None
         row = self._window.row(self._lines_from)
@@ -293,7 +293,7 @@ class LiveLaws:
     ) -> list[LawAlert]:
         alerts = []
         window = self._window
-        lines = self.oldest_s()
+        lines = self._stretch_from()
         waiting = []
         for kick in self._kicks:
             period, t_s = kick.key
