@@ -22,8 +22,10 @@ deliberate play or a deflection by the IFAB indicators (`varroom.audit.deliberat
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
 from enum import Enum
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -115,6 +117,30 @@ class Moments:
 
     def __len__(self) -> int:
         return len(self.t_s)
+
+    def take(self, rows: Sequence[int]) -> Moments:
+        """These rows, in this order, as moments (a live feed keeps a few)."""
+        index = np.asarray(rows, dtype=np.intp)
+        values: dict[str, Any] = {}
+        for field in fields(Moments):
+            column = getattr(self, field.name)
+            values[field.name] = (
+                tuple(column[i] for i in index) if isinstance(column, tuple) else column[index]
+            )
+        return Moments(**values)
+
+
+def concat_moments(parts: Sequence[Moments]) -> Moments:
+    """Moments one after another, as one `Moments`."""
+    values: dict[str, Any] = {}
+    for field in fields(Moments):
+        columns = [getattr(part, field.name) for part in parts]
+        values[field.name] = (
+            tuple(x for column in columns for x in column)
+            if isinstance(columns[0], tuple)
+            else np.concatenate(columns)
+        )
+    return Moments(**values)
 
 
 @dataclass(frozen=True, slots=True)

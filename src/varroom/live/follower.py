@@ -30,7 +30,7 @@ from __future__ import annotations
 import heapq
 import math
 import time
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -42,6 +42,7 @@ from varroom.audit.moments import (
     EVENT_WINDOW_S,
     Before,
     Moments,
+    concat_moments,
     events_final_after_s,
     moments_at,
     one_per_plateau,
@@ -306,7 +307,7 @@ class LiveFollower:
                 # The settled touches alone: the moments of a prefix are the prefix's moments
                 # (`moments_at` gives each its event in order).
                 kept = int(np.searchsorted(moments.frame, steps[ready] - lo))
-                moments = _take(moments, kept)
+                moments = moments.take(range(kept))
                 steps = steps[:ready]
         self._pending = self._pending[len(steps) :]
         self._waiting = None
@@ -459,19 +460,6 @@ class _Row:
     opponents_seen: int
 
 
-def _take(moments: Moments, n: int) -> Moments:
-    """The first `n` of `moments`."""
-    values = {field.name: getattr(moments, field.name)[:n] for field in fields(Moments)}
-    return Moments(**values)
-
-
 def _stack(rows: list[_Row]) -> Moments:
     """The moments of `rows` as one `Moments`, in order."""
-    values: dict[str, Any] = {}
-    for field in fields(Moments):
-        column = [getattr(row.moments, field.name)[row.index] for row in rows]
-        first = getattr(rows[0].moments, field.name)
-        values[field.name] = (
-            tuple(column) if isinstance(first, tuple) else np.array(column, dtype=first.dtype)
-        )
-    return Moments(**values)
+    return concat_moments([row.moments.take([row.index]) for row in rows])

@@ -24,7 +24,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import time
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -36,7 +36,7 @@ from varroom.audit.ball_lines import (
     missed_incident,
 )
 from varroom.audit.ball_out import BallOut, scan_ball_out
-from varroom.audit.moments import MAX_STEP_FRAMES, Moments
+from varroom.audit.moments import MAX_STEP_FRAMES, Moments, concat_moments
 from varroom.audit.penalties import (
     RESULT_S,
     PenaltyIncident,
@@ -145,12 +145,12 @@ class LiveLaws:
 
     def moment(self, match: MatchTracking, moments: Moments, j: int, frame: int) -> None:
         """Moment `j` of `moments` (in `match`, the window's frames) at the window's `frame`."""
-        row = _rows(moments, [j])
+        row = moments.take([j])
         event = int(moments.event_index[j])
         by_event = event >= 0 and match.events[event].kind is EventKind.PENALTY_KICK
         for kick in self._kicks:
             if len(kick.moments) == 1 and kick.key[0] == int(row.period[0]):
-                kick.moments = _concat(kick.moments, row)
+                kick.moments = concat_moments([kick.moments, row])
         if by_event or kicks_from_tracking(match, row):
             self._kicks.append(_Kick(row, by_event, frame))
 
@@ -326,22 +326,3 @@ class LiveLaws:
 def _alert(incident: PenaltyIncident | BallLineIncident, stream: Key, started: float) -> LawAlert:
     after = stream[1] - incident.t_s if stream[0] == incident.period else math.inf
     return LawAlert(incident, after, 1000 * (time.perf_counter() - started))
-
-
-def _rows(moments: Moments, rows: list[int]) -> Moments:
-    """Rows of `moments`, as moments."""
-    values: dict[str, Any] = {}
-    for field in fields(Moments):
-        column = getattr(moments, field.name)
-        values[field.name] = (
-            tuple(column[r] for r in rows) if isinstance(column, tuple) else column[rows]
-        )
-    return Moments(**values)
-
-
-def _concat(first: Moments, second: Moments) -> Moments:
-    values: dict[str, Any] = {}
-    for field in fields(Moments):
-        a, b = getattr(first, field.name), getattr(second, field.name)
-        values[field.name] = a + b if isinstance(a, tuple) else np.concatenate([a, b])
-    return Moments(**values)
