@@ -24,6 +24,7 @@ from conftest import SHARED_DATA
 from varroom.audit.run import audit_match
 from varroom.cli.main import cli
 from varroom.live.feed import follow, tcp_lines
+from varroom.live.follower import Alert
 from varroom.live.replay import match_lines, paced
 from varroom.live.stream import (
     End,
@@ -223,15 +224,21 @@ def test_replay_into_live_gives_the_audits_offences(
     assert replayed.stdout == stream_file.read_text()
     result = runner.invoke(cli, ["live", "--json"], input=replayed.stdout)
     assert result.exit_code == 0, result.stderr
-    alerts = [json.loads(line) for line in result.stdout.splitlines()]
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    # The match's goal-line moments and ball-outs are alerted too (test_live_laws.py).
+    assert {a["decision"] for a in lines} <= {"offside", "goal_line", "ball_out"}
+    alerts = [a for a in lines if a["decision"] == "offside"]
     assert [(a["offender"], round(a["margin_m"], 3)) for a in alerts] == offences(first_half)
     assert len(alerts) >= 1
-    for alert in alerts:
-        assert alert["kind"] == "alert" and alert["decision"] == "offside"
-        assert alert["situation"]["touches"][-1]["player"] == alert["offender"]
+    for alert in lines:
+        assert alert["kind"] == "alert"
         assert alert["compute_ms"] > 0 and alert["detected_after_s"] > 0
+    for alert in alerts:
+        assert alert["situation"]["touches"][-1]["player"] == alert["offender"]
     said = runner.invoke(cli, ["live"], input=replayed.stdout)
-    assert [line.split(" offside: ")[1].split(",")[0] for line in said.stdout.splitlines()] == [
+    offside = [line for line in said.stdout.splitlines() if " offside: " in line]
+    assert len(said.stdout.splitlines()) == len(lines)
+    assert [line.split(" offside: ")[1].split(",")[0] for line in offside] == [
         alert["offender"] for alert in alerts
     ]
 
@@ -328,6 +335,7 @@ def test_a_tcp_feed_that_stops_and_resumes(first_half: MatchTracking) -> None:
     got = [
         (a.incident.verdict.offender, round(a.incident.verdict.margin_m or 0, 3))
         for a in outcome.alerts
+        if isinstance(a, Alert)
     ]
     assert got == offences(first_half)
 
@@ -371,7 +379,9 @@ def test_live_queues_every_alert_in_the_review_room(
         result = live_into(runner, url, TOKEN, stream_file)
         assert result.exit_code == 0, result.stderr
         assert "review room" not in result.stderr
-        alerts = [json.loads(line) for line in result.stdout.splitlines()]
+        lines = [json.loads(line) for line in result.stdout.splitlines()]
+        # Ball lines are not posted to the room (no penalty kick in this half).
+        alerts = [a for a in lines if a["decision"] == "offside"]
         queue = _get(f"{url}/api/situations")
         assert len(queue) == len(alerts) >= 1
         for item in queue:
@@ -389,7 +399,53 @@ def test_a_room_that_refuses_is_reported_and_the_run_goes_on(
     with room(tmp_path / "room") as url:
         result = live_into(runner, url, "wrong", stream_file)
     assert result.exit_code == 0
-    alerts = result.stdout.splitlines()
+    alerts = [line for line in result.stdout.splitlines() if '"offside"' in line]
     refused = [line for line in result.stderr.splitlines() if "did not take the alert" in line]
     assert len(refused) == len(alerts) >= 1
     assert "HTTP 401" in refused[0]
+
+
+def test_a_penalty_kick_alert_is_queued_in_the_room_as_a_penalty_kick(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    """`--room` posts the penalty kick's own file (`kind: penalty_kick`); the room judges it
+    to the alert's decision."""
+    config = SyntheticConfig(
+        seed=5, period_s=600.0, incidents_per_kind=0, with_events=True, penalties_per_kind=1
+    )
+    planted = synthetic_match(config)
+    kick = planted.penalties[0]
+    match = planted.match
+    keep = (match.period == kick.period) & (np.abs(match.t_s - kick.t_s) <= 8.0)
+    near = type(match)(
+        **{
+            **{name: getattr(match, name) for name in match.__dataclass_fields__},
+            "t_s": match.t_s[keep],
+            "period": match.period[keep],
+            "ball_m": match.ball_m[keep],
+            "players_m": match.players_m[keep],
+            "events": tuple(
+                e for e in match.events if e.period == kick.period and abs(e.t_s - kick.t_s) <= 8
+            ),
+        }
+    )
+    stream = "".join(line + "\n" for _, _, line in match_lines(near))
+    with room(tmp_path / "room") as url:
+        result = runner.invoke(
+            cli, ["live", "--json", "--room", url, "--room-token", TOKEN], input=stream
+        )
+        assert result.exit_code == 0, result.stderr
+        assert "review room" not in result.stderr
+        penalties = [
+            alert
+            for alert in map(json.loads, result.stdout.splitlines())
+            if alert["decision"] == "penalty"
+        ]
+        assert len(penalties) == 1
+        assert penalties[0]["kicker"] == kick.kicker
+        assert penalties[0]["penalty_kick"]["kind"] == "penalty_kick"
+        queue = _get(f"{url}/api/situations")
+        assert len(queue) == 1
+        detail = _get(f"{url}/api/situations/{queue[0]['id']}")
+        assert detail["verdict"]["kind"] == "penalty_kick"
+        assert detail["verdict"]["decision"] == penalties[0]["verdict"]["decision"]

@@ -79,12 +79,13 @@ class BallLineIncident:
 
 def ball_line_incidents(match: MatchTracking, scan: BallOutScan) -> tuple[BallLineIncident, ...]:
     """Every missed ball-out and goal-line moment of a match, judged, in time order."""
-    found = [_missed(match, out) for out in scan.missed]
-    found += [_goal_line(match, scan, moment) for moment in scan.goal_line]
+    found = [missed_incident(match, out) for out in scan.missed]
+    found += [goal_line_incident(match, scan, moment) for moment in scan.goal_line]
     return tuple(sorted(found, key=lambda i: (i.period, i.t_s, i.what.value)))
 
 
-def _missed(match: MatchTracking, out: BallOut) -> BallLineIncident:
+def missed_incident(match: MatchTracking, out: BallOut) -> BallLineIncident:
+    """A ball-out play went on after, judged on its frames."""
     return BallLineIncident(
         BallLineWhat.MISSED_BALL_OUT,
         out.period,
@@ -96,7 +97,10 @@ def _missed(match: MatchTracking, out: BallOut) -> BallLineIncident:
     )
 
 
-def _goal_line(match: MatchTracking, scan: BallOutScan, moment: GoalLineMoment) -> BallLineIncident:
+def goal_line_incident(
+    match: MatchTracking, scan: BallOutScan, moment: GoalLineMoment
+) -> BallLineIncident:
+    """A goal-line moment; a goal with the missed ball-out of `scan` earlier in its play."""
     verdict = moment.verdict
     earlier = None
     if verdict.decision is BallLineDecision.GOAL:

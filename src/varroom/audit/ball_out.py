@@ -139,9 +139,8 @@ def _ball_outs(
     on_field = np.flatnonzero(np.isfinite(past).all(axis=1) & ~out)
     back = np.searchsorted(on_field, ends)
     returned = back < len(on_field)
-    back_in = np.where(
-        returned, t[on_field[np.minimum(back, len(on_field) - 1)]] - t[starts], np.inf
-    )
+    back_in = np.full(len(starts), np.inf)  # never back (no frame on the field after it)
+    back_in[returned] = t[on_field[back[returned]]] - t[starts[returned]]
     # A stoppage recorded from a second before the ball went out until resume_s after it came
     # back means play did not go on.
     stops = np.sort([e.t_s for e in match.events if e.period == period and e.kind in STOPPAGES])

@@ -22,8 +22,10 @@ deliberate play or a deflection by the IFAB indicators (`varroom.audit.deliberat
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
 from enum import Enum
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -56,6 +58,9 @@ MIN_CHANGE_MPS = 3.0  # a touch changes the ball's velocity by this much; noise 
 MAX_STEP_FRAMES = 1.5  # a step over more frame periods than this spans missing frames
 OUT_MARGIN_M = 1.0  # a ball further over a line was fetched, not played (throw-ins are nearer)
 EVENT_WINDOW_S = 0.5  # event clocks are this close to the tracking's
+# Beyond the rounding of `_match_events`'s keys (period * 10^6 + t, ~10^-9 s): an event this
+# much past a touch's window is surely outside it.
+KEY_ROUNDING_S = 1e-6
 EVENT_REACH_M = 2 * REACH_M  # an event's player this near the ball can be the touch's player
 DECIDED = 0.5  # deliberate play from this estimated probability up
 
@@ -112,6 +117,30 @@ class Moments:
 
     def __len__(self) -> int:
         return len(self.t_s)
+
+    def take(self, rows: Sequence[int]) -> Moments:
+        """These rows, in this order, as moments (a live feed keeps a few)."""
+        index = np.asarray(rows, dtype=np.intp)
+        values: dict[str, Any] = {}
+        for field in fields(Moments):
+            column = getattr(self, field.name)
+            values[field.name] = (
+                tuple(column[i] for i in index) if isinstance(column, tuple) else column[index]
+            )
+        return Moments(**values)
+
+
+def concat_moments(parts: Sequence[Moments]) -> Moments:
+    """Moments one after another, as one `Moments`."""
+    values: dict[str, Any] = {}
+    for field in fields(Moments):
+        columns = [getattr(part, field.name) for part in parts]
+        values[field.name] = (
+            tuple(x for column in columns for x in column)
+            if isinstance(columns[0], tuple)
+            else np.concatenate(columns)
+        )
+    return Moments(**values)
 
 
 @dataclass(frozen=True, slots=True)
@@ -429,6 +458,21 @@ def _since_previous(
     if before is not None:  # the moment before is not one of these
         return react_s[1:], travelled_m[1:]
     return react_s, travelled_m
+
+
+def events_final_after_s(match: MatchTracking, moments: Moments) -> Floats:
+    """For each moment, the time of its period after which no event still to come can change
+    the event `_match_events` gives it, when events come in time order and every earlier
+    moment's event is final: the nearest fitting event wins, so once one at distance d is
+    in, only an event nearer than d could take its place, and none comes after t + d (an
+    event as near but later loses the tie: `argmin` keeps the earlier). With no event in,
+    one could come until the window closes, t + `EVENT_WINDOW_S`."""
+    claimed = moments.event_index
+    event_t = np.array([match.events[k].t_s if k >= 0 else np.nan for k in claimed])
+    distance = np.where(
+        claimed >= 0, np.abs(event_t - moments.t_s), EVENT_WINDOW_S + KEY_ROUNDING_S
+    )
+    return np.asarray(moments.t_s + distance, dtype=np.float64)
 
 
 def _match_events(

@@ -99,13 +99,13 @@ def find_penalties(
         for m in np.flatnonzero(moments.event_index >= 0)
         if events[moments.event_index[m]].kind is EventKind.PENALTY_KICK
     }
-    found = sorted(named | set(_from_tracking(match, moments)))
+    found = sorted(named | set(kicks_from_tracking(match, moments)))
     players = {p.id: p for p in match_players(match)}
     goals = [
         (g.period, g.verdict) for g in scan.goal_line if g.verdict.decision is BallLineDecision.GOAL
     ]
     incidents = tuple(
-        _incident(match, moments, m, m in named, players, tracking, goals) for m in found
+        penalty_incident(match, moments, m, m in named, players, tracking, goals) for m in found
     )
     judged_events = {int(moments.event_index[m]) for m in named}
     notes = tuple(
@@ -117,7 +117,7 @@ def find_penalties(
     return incidents, notes
 
 
-def _from_tracking(match: MatchTracking, moments: Moments) -> list[int]:
+def kicks_from_tracking(match: MatchTracking, moments: Moments) -> list[int]:
     """Moments that are penalty kicks by the ball, the mark and the players (module docstring)."""
     restart = np.array([s is ActionSource.RESTART for s in moments.sources], dtype=bool)
     half = match.pitch.half_length_m
@@ -148,7 +148,7 @@ def _from_tracking(match: MatchTracking, moments: Moments) -> list[int]:
     return found
 
 
-def _incident(
+def penalty_incident(
     match: MatchTracking,
     moments: Moments,
     m: int,
@@ -157,6 +157,9 @@ def _incident(
     tracking: Tracking,
     goals: list[tuple[int, BallLineVerdict]],
 ) -> PenaltyIncident:
+    """Moment `m`, a penalty kick, judged: `moments` holds the moments after it up to
+    `RESULT_S` at least, `match` its frames up to then, and `goals` the goals scored up to
+    then (`BallOutScan.goal_line` judged a goal), as (period, verdict)."""
     period, t_s = int(moments.period[m]), float(moments.t_s[m])
     kicker = str(match.player_ids[moments.player[m]])
     team = players[kicker].team

@@ -7,9 +7,11 @@ import json
 import click
 
 from varroom.audit.model import clock
+from varroom.audit.penalties import PenaltyIncident
 from varroom.errors import InputError
 from varroom.live.feed import alert_situation, follow, source_lines
 from varroom.live.follower import Alert
+from varroom.live.laws import LawAlert
 from varroom.live.room import RoomError, post_situation
 from varroom.live.stream import Header, LineError
 
@@ -37,17 +39,23 @@ from varroom.live.stream import Header, LineError
 @click.option("--json", "as_json", is_flag=True, help="One JSON line per alert (the spec's).")
 def live(source: str, room: str | None, room_token: str | None, as_json: bool) -> None:
     """Follow a live frame stream (docs/formats/frames.md) and alert on every offside offence
-    the moment it is decidable."""
+    the moment it is decidable, and on every penalty kick and ball over a line."""
 
-    def on_alert(alert: Alert, header: Header) -> None:
-        situation = alert_situation(alert, header)
+    def on_alert(alert: Alert | LawAlert, header: Header) -> None:
+        if isinstance(alert, LawAlert):
+            line = alert.to_dict()
+            # The room takes penalty-kick files as it takes situations; not yet ball lines.
+            upload = line.get("penalty_kick")
+        else:
+            upload = alert_situation(alert, header)
+            line = alert.to_dict(upload)
         if as_json:
-            click.echo(json.dumps(alert.to_dict(situation), ensure_ascii=False, allow_nan=False))
+            click.echo(json.dumps(line, ensure_ascii=False, allow_nan=False))
         else:
             click.echo(_line(alert))
-        if room is not None:
+        if room is not None and upload is not None:
             try:
-                post_situation(room, situation, room_token)
+                post_situation(room, upload, room_token)
             except RoomError as error:
                 click.echo(
                     f"varroom live: the review room did not take the alert: {error}", err=True
@@ -68,7 +76,9 @@ def live(source: str, room: str | None, room_token: str | None, as_json: bool) -
     )
 
 
-def _line(alert: Alert) -> str:
+def _line(alert: Alert | LawAlert) -> str:
+    if isinstance(alert, LawAlert):
+        return _law_line(alert)
     incident = alert.incident
     verdict = incident.verdict
     margin = "" if verdict.margin_m is None else f", {verdict.margin_m:.2f} m beyond"
@@ -76,3 +86,17 @@ def _line(alert: Alert) -> str:
         f"{clock(incident.period, alert.involved_t_s)} offside: {verdict.offender}{margin}"
         f" (decided {alert.detected_after_s:.2f} s after he became involved)"
     )
+
+
+def _law_line(alert: LawAlert) -> str:
+    incident = alert.incident
+    when = f"{clock(incident.period, incident.t_s)} "
+    after = f" (decided {alert.detected_after_s:.2f} s after)"
+    if isinstance(incident, PenaltyIncident):
+        verdict = incident.verdict
+        return (
+            f"{when}penalty kick by {incident.kick.kicker}: {verdict.decision.value}, "
+            f"{verdict.result.value}{after}"
+        )
+    what = "ball out of play, play went on" if alert.decision == "ball_out" else "goal line"
+    return f"{when}{what}: {incident.verdict.decision.value}{after}"

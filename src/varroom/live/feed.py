@@ -18,6 +18,7 @@ from varroom.audit.model import clock
 from varroom.errors import InputError
 from varroom.formats.situation_json import situation_to_dict
 from varroom.live.follower import Alert, Counts, LiveFollower
+from varroom.live.laws import LawAlert
 from varroom.live.stream import End, Header, LineError, StreamReader, read_items
 
 RECONNECT_S = 10.0
@@ -65,7 +66,7 @@ def _connect(host: str, port: int, within_s: float) -> socket.socket | None:
 class Outcome:
     """What following a stream came to."""
 
-    alerts: list[Alert] = field(default_factory=list)
+    alerts: list[Alert | LawAlert] = field(default_factory=list)
     invalid_lines: int = 0
     counts: Counts | None = None
     match: str = ""
@@ -73,7 +74,7 @@ class Outcome:
 
 def follow(
     lines: Iterable[bytes | str],
-    on_alert: Callable[[Alert, Header], None],
+    on_alert: Callable[[Alert | LawAlert, Header], None],
     on_invalid: Callable[[LineError], None],
     source: str = "<stream>",
 ) -> Outcome:

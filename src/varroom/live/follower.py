@@ -1,5 +1,5 @@
 """The live follower: a match followed frame by frame, an alert the moment an offside
-offence is decidable.
+offence, a penalty kick or a ball over a line is decidable.
 
 It runs the audit's own steps (`varroom.audit`), a few frames at a time:
 
@@ -10,11 +10,15 @@ It runs the audit's own steps (`varroom.audit`), a few frames at a time:
 2. Each step between two frames is examined for a touch (`moments.peak_steps`) as soon as
    the frames it depends on are there: a fit window and half a fit window after it, 0.36 s
    at 25 Hz. With an event feed (the header does not say `"events": false`), a touch also
-   waits until the stream is `EVENT_WINDOW_S` past it: an event naming it may still come.
+   waits until no event still to come can change the event the audit gives it
+   (`moments.events_final_after_s`): the nearest event within `EVENT_WINDOW_S` names it, so
+   once one at distance d is in, the wait ends when the stream is d past the touch.
 3. The touch becomes a moment of play (`moments.moments_at`, from the moment before it),
    joins its possession chain (`phases.Chains`), is screened (`screening.screen`), and an
    attacker's touch is judged at his team-mate's play (`phases.judged_position`) by the
    audit's `Situations` and `judge()`. An offence is an `Alert`; the phase is then over.
+4. Penalty kicks and the ball over a line are followed beside (`varroom.live.laws`): each
+   is a `LawAlert` once what follows it can no longer change the audit's verdict.
 
 Every figure the audit computes from frames, the follower computes from the same frames
 (`moments.peak_steps` sums each window on its own, so where the window starts does not
@@ -26,7 +30,7 @@ from __future__ import annotations
 import heapq
 import math
 import time
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -38,6 +42,8 @@ from varroom.audit.moments import (
     EVENT_WINDOW_S,
     Before,
     Moments,
+    concat_moments,
+    events_final_after_s,
     moments_at,
     one_per_plateau,
     peak_steps,
@@ -59,8 +65,10 @@ from varroom.audit.tracking import Situations, tracking_of
 from varroom.engine.judge import DEFAULT_SETTINGS
 from varroom.engine.verdict import Status
 from varroom.law.position import offside_position
+from varroom.live.laws import LawAlert, LiveLaws
 from varroom.live.stream import End, Frame, Header
-from varroom.match.tracking import MatchEvent, MatchTracking, PitchSource
+from varroom.live.window import Template, Window
+from varroom.match.tracking import MatchEvent, MatchTracking
 from varroom.model.settings import LawSettings
 from varroom.model.situation import touch_kind
 
@@ -115,44 +123,6 @@ class Counts:
     alerts: int = 0
 
 
-class _Window:
-    """The last frames, as columns; rows are shifted down when full (no copy per frame)."""
-
-    def __init__(self, keep: int, n_players: int) -> None:
-        size = 2 * keep
-        self.keep = keep
-        self.t_s = np.zeros(size)
-        self.period = np.zeros(size, dtype=np.int8)
-        self.ball_m = np.zeros((size, 3))
-        self.players_m = np.zeros((size, n_players, 2), dtype=np.float32)
-        self.broken = np.zeros(size, dtype=np.int64)  # breaks of play up to each frame, counted
-        self.first = 0  # the global index of row 0
-        self.n = 0
-
-    @property
-    def last(self) -> int:
-        """The global index of the newest frame."""
-        return self.first + self.n - 1
-
-    def append(self, frame: Frame, broken: int) -> None:
-        if self.n == len(self.t_s):
-            drop = self.n - self.keep
-            for column in (self.t_s, self.period, self.ball_m, self.players_m, self.broken):
-                column[: self.keep] = column[drop:]
-            self.first += drop
-            self.n = self.keep
-        row = self.n
-        self.t_s[row] = frame.t_s
-        self.period[row] = frame.period
-        self.ball_m[row] = frame.ball_m
-        self.players_m[row] = frame.players_m
-        self.broken[row] = broken
-        self.n += 1
-
-    def row(self, index: int) -> int:
-        return index - self.first
-
-
 class LiveFollower:
     """Follows one frame stream (module docstring): `frame`, `event`, `end`, each giving the
     alerts it decided."""
@@ -167,10 +137,10 @@ class LiveFollower:
         self._ahead = plateau_frames(self._fit) + self._fit + 1
         # Frames before a touch that its moment depends on: the restart's dead time.
         self._behind = math.ceil((DEAD_S + STILL_WINDOW_S) * fps) + self._fit + 2
-        self._window = _Window(
+        self._window = Window(
             max(round(WINDOW_S * fps), 2 * (self._behind + self._ahead)), len(header.players)
         )
-        self._template = _Template(header)
+        self._template = Template(header)
         self._reorder: list[tuple[Key, int, Frame]] = []
         self._arrived = 0
         self._released: Key | None = None  # the newest frame taken into the window
@@ -182,6 +152,9 @@ class LiveFollower:
         self._next_step = 0  # the first step not yet examined
         self._last_peak: int | None = None
         self._pending: list[int] = []  # touch steps waiting for their events
+        # What the last look at waiting touches saw unsettled: the stream's time, the
+        # touches waiting and the events come by then (nothing new: nothing to look at).
+        self._waiting: tuple[Key, int, int] | None = None
         self._events: list[tuple[int, MatchEvent]] = []
         self._event_id = 0
         self._before: Before | None = None
@@ -196,10 +169,11 @@ class LiveFollower:
         self._over = False  # the open chain ended in an offence
         self._moment_id = 0
         self._started = 0.0
+        self._laws = LiveLaws(self._window, self._template)
 
     # -- what comes in ---------------------------------------------------------------------
 
-    def frame(self, frame: Frame) -> list[Alert]:
+    def frame(self, frame: Frame) -> list[Alert | LawAlert]:
         self._started = time.perf_counter()
         key = (frame.period, frame.t_s)
         if self._released is not None and key <= self._released:
@@ -214,7 +188,7 @@ class LiveFollower:
         self._arrived += 1
         self._stream = max(self._stream, key)
         heapq.heappush(self._reorder, (key, self._arrived, frame))
-        alerts: list[Alert] = []
+        alerts: list[Alert | LawAlert] = []
         while len(self._reorder) > REORDER_FRAMES:
             alerts += self._take(heapq.heappop(self._reorder)[2])
         if self._pending and self.header.events:
@@ -230,18 +204,18 @@ class LiveFollower:
         self._events.append((self._event_id, event))
         self._event_id += 1
 
-    def end(self) -> list[Alert]:
-        """The stream is over: every frame held is taken, and every touch decided."""
+    def end(self) -> list[Alert | LawAlert]:
+        """The stream is over: every frame held is taken, and every touch and law decided."""
         self._started = time.perf_counter()
-        alerts: list[Alert] = []
+        alerts: list[Alert | LawAlert] = []
         while self._reorder:
             alerts += self._take(heapq.heappop(self._reorder)[2])
         if self._window.n:
             self._examine(self._window.last, at_end=True)
             alerts += self._decide(at_end=True)
-        return alerts
+        return alerts + self._laws.end(tuple(self._stoppages), self._started)
 
-    def feed(self, item: Frame | MatchEvent | End | Header) -> list[Alert]:
+    def feed(self, item: Frame | MatchEvent | End | Header) -> list[Alert | LawAlert]:
         """Any item of the stream (a repeated header changes nothing)."""
         if isinstance(item, Frame):
             return self.frame(item)
@@ -259,11 +233,12 @@ class LiveFollower:
             + len(self._events)
             + len(self._stoppages)
             + len(self._rows)
+            + self._laws.held()
         )
 
     # -- frames, steps, touches ------------------------------------------------------------
 
-    def _take(self, frame: Frame) -> list[Alert]:
+    def _take(self, frame: Frame) -> list[Alert | LawAlert]:
         self._released = (frame.period, frame.t_s)
         breaks = stretch_breaks(
             np.array([frame.t_s]), frame.ball_m[None, :], self.header.pitch, self._seen_before_s
@@ -274,7 +249,20 @@ class LiveFollower:
         self._window.append(frame, self._broken)
         self.counts.frames += 1
         self._examine(self._window.last - self._ahead + 1)
-        return self._decide(at_end=False)
+        alerts: list[Alert | LawAlert] = []
+        alerts += self._decide(at_end=False)
+        return alerts + self._laws.frame(
+            frame, self._stream, self._touched(), tuple(self._stoppages), self._started
+        )
+
+    def _touched(self) -> Key:
+        """The time up to which every touch is a moment of play."""
+        window = self._window
+        step = self._pending[0] if self._pending else self._next_step
+        if step < window.first or step > window.last:
+            return (0, -math.inf)
+        row = window.row(step)
+        return int(window.period[row]), float(window.t_s[row])
 
     def _examine(self, last: int, at_end: bool = False) -> None:
         """Look for touches in the steps before step `last` (from frame `last` to the next)."""
@@ -293,25 +281,36 @@ class LiveFollower:
         self._next_step = last
 
     def _decide(self, at_end: bool) -> list[Alert]:
-        """Moments of play from the touches whose events are in; alerts from them."""
-        window = self._window
-        ready = 0
-        for step in self._pending:
-            row = window.row(step + 1)
-            waited = (int(window.period[row]), float(window.t_s[row]) + EVENT_WINDOW_S)
-            if not (at_end or not self.header.events or waited < self._stream):
-                break
-            ready += 1
-        if not ready:
+        """Moments of play from the touches no event still to come can change; alerts from
+        them."""
+        if not self._pending:
             self._forget_events()
             return []
-        steps, self._pending = self._pending[:ready], self._pending[ready:]
+        waiting = (self._stream, len(self._pending), self._event_id)
+        if not at_end and waiting == self._waiting:
+            return []  # nothing came that could settle a waiting touch
+        window = self._window
+        steps = self._pending
         lo = max(window.first, steps[0] - self._behind)
         events = self._events_near(steps[0], steps[-1])
         match = self._template.match(window, lo, window.last + 1, tuple(e for _, e in events))
         moments = moments_at(
             match, np.array(steps, dtype=np.intp) - lo, self.settings, self._before
         )
+        if self.header.events and not at_end:
+            ready = self._settled(match, moments, lo)
+            if ready < len(steps):
+                self._waiting = waiting
+                if not ready:
+                    self._forget_events()
+                    return []
+                # The settled touches alone: the moments of a prefix are the prefix's moments
+                # (`moments_at` gives each its event in order).
+                kept = int(np.searchsorted(moments.frame, steps[ready] - lo))
+                moments = moments.take(range(kept))
+                steps = steps[:ready]
+        self._pending = self._pending[len(steps) :]
+        self._waiting = None
         screened = screen(match, moments, self.settings)
         self._scan_ball_outs(lo)
         alerts = []
@@ -325,10 +324,22 @@ class LiveFollower:
         self._forget_events()
         return alerts
 
+    def _settled(self, match: MatchTracking, moments: Moments, lo: int) -> int:
+        """How many of the waiting touches, from the first, no event still to come can change
+        (`moments.events_final_after_s`; events come in time order, so every event before
+        the stream's time is in)."""
+        final_s = events_final_after_s(match, moments)
+        for j in range(len(moments)):
+            if (int(moments.period[j]), float(final_s[j])) >= self._stream:
+                # The touches before this moment's: those with no moment need no event.
+                return self._pending.index(int(moments.frame[j]) + lo)
+        return len(self._pending)
+
     def _moment(
         self, match: MatchTracking, moments: Moments, screened: Screen, j: int, lo: int
     ) -> Alert | None:
         self.counts.moments += 1
+        self._laws.moment(match, moments, j, int(moments.frame[j]) + lo)
         period = int(moments.period[j])
         broken = int(self._window.broken[self._window.row(int(moments.frame[j]) + lo)])
         kind = touch_kind(moments.actions[j])
@@ -433,7 +444,10 @@ class LiveFollower:
             (self._released[0], self._released[1] - EVENTS_KEPT_S),
         )
         self._events = [item for item in self._events if (item[1].period, item[1].t_s) >= horizon]
-        self._stoppages = [e for e in self._stoppages if (e.period, e.t_s) >= horizon]
+        # Stoppages are few: kept over the whole window, where a goal's play is looked back
+        # on for a ball-out before it (`ball_lines.out_before`).
+        first = (int(self._window.period[0]), float(self._window.t_s[0]))
+        self._stoppages = [e for e in self._stoppages if (e.period, e.t_s) >= min(horizon, first)]
 
 
 @dataclass(frozen=True, eq=False, slots=True)
@@ -448,50 +462,4 @@ class _Row:
 
 def _stack(rows: list[_Row]) -> Moments:
     """The moments of `rows` as one `Moments`, in order."""
-    values: dict[str, Any] = {}
-    for field in fields(Moments):
-        column = [getattr(row.moments, field.name)[row.index] for row in rows]
-        first = getattr(rows[0].moments, field.name)
-        values[field.name] = (
-            tuple(column) if isinstance(first, tuple) else np.array(column, dtype=first.dtype)
-        )
-    return Moments(**values)
-
-
-class _Template:
-    """The fixed parts of the `MatchTracking` the audit's functions read, from the header."""
-
-    def __init__(self, header: Header) -> None:
-        players = header.players
-        self.header = header
-        self.ids = np.array([p.id for p in players], dtype=np.str_)
-        self.player_teams = np.array([p.team for p in players], dtype=np.str_)
-        self.teams = [p.team for p in players]
-        self.goalkeeper = np.array([p.goalkeeper for p in players], dtype=bool)
-        self.names = tuple(p.name for p in players)
-        self.numbers = tuple(p.number for p in players)
-
-    def match(
-        self, window: _Window, lo: int, hi: int, events: tuple[MatchEvent, ...] = ()
-    ) -> MatchTracking:
-        """Frames [lo, hi) of the window (global indices) as a match."""
-        rows = slice(window.row(lo), window.row(hi))
-        header = self.header
-        return MatchTracking(
-            provider=header.provider,
-            pitch=header.pitch,
-            pitch_source=PitchSource.METADATA,
-            teams=header.teams,
-            attack=header.attack,
-            frame_rate_hz=header.fps,
-            t_s=window.t_s[rows],
-            period=window.period[rows],
-            ball_m=window.ball_m[rows],
-            players_m=window.players_m[rows],
-            player_ids=self.ids,
-            player_names=self.names,
-            player_numbers=self.numbers,
-            player_teams=self.player_teams,
-            goalkeeper=self.goalkeeper,
-            events=events,
-        )
+    return concat_moments([row.moments.take([row.index]) for row in rows])

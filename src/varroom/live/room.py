@@ -17,7 +17,7 @@ class RoomError(Exception):
 
 
 def post_situation(room_url: str, situation: dict[str, Any], token: str | None = None) -> int:
-    """Queue a situation in the room at `room_url`; its id there."""
+    """Queue a situation (or a penalty-kick file) in the room at `room_url`; its id there."""
     url = room_url.rstrip("/") + "/api/situations?filename=live-alert.json"
     headers = {"content-type": "application/json"}
     if token:
