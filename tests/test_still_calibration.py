@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from varroom.pictures.still import offside_line_pixels
+from varroom.still.camera import rotation_matrix, rotation_vector
 from varroom.still.judge import still_verdict
 from varroom.synthetic.stills import CAMERAS, SyntheticCamera, marks, scene
 
@@ -112,3 +113,18 @@ def test_exact_marks_from_any_side_camera_give_the_true_margin(x, y, z, focal):
     if len(data["landmarks"]) < 6 or not {"a9", "d4"} <= set(data["marks"]):
         return  # this camera does not see enough of the penalty area to be marked
     assert still_verdict(data, camera.size).verdict.margin_m == pytest.approx(0.20, abs=0.01)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.floats(-1.0, 1.0), min_size=3, max_size=3).filter(
+        lambda v: 1e-3 < float(np.linalg.norm(v)) <= 1.0
+    ),
+    st.floats(0.0, 3.14),
+)
+def test_rotation_vector_and_matrix_are_inverse(axis: list[float], angle: float) -> None:
+    rotvec = np.array(axis) / np.linalg.norm(axis) * angle
+    matrix = rotation_matrix(rotvec)
+    assert np.allclose(matrix @ matrix.T, np.eye(3), atol=1e-12)
+    assert np.linalg.det(matrix) == pytest.approx(1.0)
+    assert np.allclose(rotation_vector(matrix), rotvec, atol=1e-9)

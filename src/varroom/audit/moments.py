@@ -57,7 +57,9 @@ FIT_WINDOW_S = 0.2  # the ball flies straight for this long either side of a tou
 MIN_CHANGE_MPS = 3.0  # a touch changes the ball's velocity by this much; noise does not
 MAX_STEP_FRAMES = 1.5  # a step over more frame periods than this spans missing frames
 OUT_MARGIN_M = 1.0  # a ball further over a line was fetched, not played (throw-ins are nearer)
-EVENT_WINDOW_S = 0.4  # event clocks are this close to the tracking's (a touch then alerts live within 0.5 s)
+EVENT_WINDOW_S = (
+    0.4  # event clocks are this close to the tracking's (a touch then alerts live within 0.5 s)
+)
 # Beyond the rounding of `_match_events`'s keys (period * 10^6 + t, ~10^-9 s): an event this
 # much past a touch's window is surely outside it.
 KEY_ROUNDING_S = 1e-6

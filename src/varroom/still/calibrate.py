@@ -23,11 +23,11 @@ from enum import Enum
 
 import numpy as np
 import numpy.typing as npt
-from scipy.optimize import least_squares
 
 from varroom.errors import InputError
 from varroom.model.camera import DegenerateLandmarks, fit_homography
 from varroom.still.camera import Floats, GroundHomography, LensCamera, StillCamera, ground_line
+from varroom.still.least_squares import levenberg_marquardt
 from varroom.still.marks import Landmark
 
 # A fit whose landmarks sit further than this from where the camera puts them (RMS) is not a
@@ -143,12 +143,10 @@ def calibrate(
         out: Floats = np.nan_to_num((camera.project(theta, points) - observed).ravel(), nan=1e6)
         return out
 
-    fit = least_squares(residuals, start, method="lm", x_scale="jac")
-    theta = np.asarray(fit.x, dtype=float)
+    theta, jac = levenberg_marquardt(residuals, start)
     residual = (camera.project(theta, points) - observed).reshape(-1, 2)
     if not np.all(np.isfinite(residual)):
         raise InputError(source, "$.landmarks", "the fitted camera puts a landmark behind it")
-    jac = np.asarray(fit.jac, dtype=float)
     calibration = Calibration(
         method, camera, theta, np.zeros((8, 8)), residual, _landmark_sd(residual, pixel_sd)
     )
@@ -166,7 +164,7 @@ def calibrate(
     sv = np.linalg.svd(normal, compute_uv=False)
     if sv[-1] <= 1e-12 * sv[0]:
         raise InputError(source, "$.landmarks", "the landmarks do not fix the camera")
-    covariance = calibration.landmark_sd_px**2 * np.linalg.inv(normal)
+    covariance = np.asarray(np.linalg.inv(normal), dtype=np.float64) * calibration.landmark_sd_px**2
     return Calibration(method, camera, theta, covariance, residual, calibration.landmark_sd_px)
 
 

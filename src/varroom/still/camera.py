@@ -15,17 +15,52 @@ horizon, or (with distortion) beyond the radius where the distortion stops being
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
-from scipy.spatial.transform import Rotation
 
 from varroom.model.camera import look_at
 
 Floats = npt.NDArray[np.float64]
 _FRONT = 1e-9
+
+
+def _cross(k: Floats) -> Floats:
+    return np.array([[0.0, -k[2], k[1]], [k[2], 0.0, -k[0]], [-k[1], k[0], 0.0]])
+
+
+def rotation_matrix(rotvec: Floats) -> Floats:
+    """The rotation about `rotvec`'s axis by its length in radians (Rodrigues' formula)."""
+    angle = float(np.linalg.norm(rotvec))
+    if angle < 1e-12:
+        return np.eye(3) + _cross(rotvec)
+    k = _cross(rotvec / angle)
+    out: Floats = np.eye(3) + math.sin(angle) * k + (1.0 - math.cos(angle)) * (k @ k)
+    return out
+
+
+def rotation_vector(matrix: Floats) -> Floats:
+    """The rotation vector of a rotation matrix (the inverse of `rotation_matrix`)."""
+    cos = float(np.clip((np.trace(matrix) - 1.0) / 2.0, -1.0, 1.0))
+    angle = math.acos(cos)
+    skew = np.array(
+        [matrix[2, 1] - matrix[1, 2], matrix[0, 2] - matrix[2, 0], matrix[1, 0] - matrix[0, 1]]
+    )
+    if angle < 1e-6:
+        out: Floats = skew / 2.0
+        return out
+    if math.pi - angle > 1e-6:
+        out = skew * (angle / (2.0 * math.sin(angle)))
+        return out
+    # A half turn: the axis is the column of (R + I) / 2 with the largest diagonal entry.
+    half = (matrix + np.eye(3)) / 2.0
+    column = int(np.argmax(np.diag(half)))
+    axis = half[:, column] / math.sqrt(max(float(half[column, column]), 1e-300))
+    out = axis / np.linalg.norm(axis) * angle
+    return out
 
 
 class StillCamera(Protocol):
@@ -76,13 +111,13 @@ class LensCamera:
         rotation: Floats, translation: Floats, focal_px: float, k1: float = 0.0
     ) -> Floats:
         """theta from a rotation matrix (world to camera), a translation, f and k1."""
-        rotvec = Rotation.from_matrix(rotation).as_rotvec()
+        rotvec = rotation_vector(rotation)
         theta: Floats = np.concatenate([rotvec, translation, [np.log(focal_px), k1]])
         return theta
 
     @staticmethod
     def _parts(theta: Floats) -> tuple[Floats, Floats, float, float]:
-        rotation = Rotation.from_rotvec(theta[:3]).as_matrix()
+        rotation = rotation_matrix(theta[:3])
         return rotation, theta[3:6], float(np.exp(theta[6])), float(theta[7])
 
     @staticmethod
