@@ -56,7 +56,7 @@ def _file_arguments() -> dict[str, bool]:
     return many
 
 
-def _file_options(command: Callable[..., Any]) -> Callable[..., Any]:
+def match_file_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """An option per kloppy file argument: `--event-data` for `event_data`."""
     # Added in reverse so that --help lists them in alphabetical order.
     for name, many in sorted(_file_arguments().items(), reverse=True):
@@ -73,7 +73,7 @@ def _file_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 @click.command("audit")
 @click.argument("provider")
-@_file_options
+@match_file_options
 @click.option("--json", "as_json", is_flag=True, help="Print the audit as one JSON object.")
 @click.option(
     "--html",

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from varroom.cli.audit import _file_options
+from varroom.cli.audit import match_file_options
 from varroom.errors import InputError
 from varroom.live.replay import (
     Timed,
@@ -29,7 +29,7 @@ from varroom.match.load import load_match
 
 @click.command("replay")
 @click.argument("source")
-@_file_options
+@match_file_options
 @click.option(
     "--speed",
     type=click.FloatRange(min=0),

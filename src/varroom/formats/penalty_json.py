@@ -14,9 +14,9 @@ from typing import Any
 from varroom.formats.json_text import decode_json, read_json
 from varroom.formats.situation_json import (
     SituationReader,
-    _fields,
-    _player_dict,
-    _position_dict,
+    player_dict,
+    position_dict,
+    tracking_dict,
 )
 from varroom.model.penalty import DoubleTouch, KickResult, PenaltyFacts, PenaltyKick
 from varroom.model.situation import Player
@@ -140,14 +140,14 @@ def penalty_kick_to_dict(kick: PenaltyKick) -> dict[str, Any]:
             "line_width": kick.line_width_m,
         },
         "attack": {"team": kick.attacking_team, "towards": kick.attack_direction.value},
-        "players": [_player_dict(p) for p in kick.players.values()],
+        "players": [player_dict(p) for p in kick.players.values()],
         "kick": {
             "t": kick.t_s,
             "kicker": kick.kicker,
             "identified_kicker": kick.identified_kicker,
             "ball": list(kick.ball_m),
         },
-        "positions": {pid: _position_dict(pos) for pid, pos in kick.positions.items()},
+        "positions": {pid: position_dict(pos) for pid, pos in kick.positions.items()},
         "result": kick.result.value,
         "facts": {
             "feint_after_run_up": facts.feint_after_run_up,
@@ -160,10 +160,7 @@ def penalty_kick_to_dict(kick: PenaltyKick) -> dict[str, Any]:
             "double_touch": None if facts.double_touch is None else facts.double_touch.value,
             "encroacher_involved": sorted(facts.encroacher_involved),
         },
-        "tracking": {
-            "source": kick.tracking.source.value,
-            **{k: v for k, v in _fields(kick.tracking.noise).items() if v is not None},
-        },
+        "tracking": tracking_dict(kick.tracking),
         "meta": dict(kick.meta),
     }
     if kick.ball_after_m is not None:

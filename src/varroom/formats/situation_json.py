@@ -347,12 +347,9 @@ def situation_to_dict(situation: Situation) -> dict[str, Any]:
         "version": "1.1",
         "pitch": {"length": situation.pitch.length_m, "width": situation.pitch.width_m},
         "attack": {"team": situation.attacking_team, "towards": situation.attack_direction.value},
-        "players": [_player_dict(p) for p in situation.players.values()],
+        "players": [player_dict(p) for p in situation.players.values()],
         "touches": [_touch_dict(t) for t in situation.touches],
-        "tracking": {
-            "source": situation.tracking.source.value,
-            **{k: v for k, v in _fields(situation.tracking.noise).items() if v is not None},
-        },
+        "tracking": tracking_dict(situation.tracking),
         "meta": dict(situation.meta),
     }
     if situation.team_sizes:
@@ -362,7 +359,8 @@ def situation_to_dict(situation: Situation) -> dict[str, Any]:
     return data
 
 
-def _player_dict(player: Player) -> dict[str, Any]:
+def player_dict(player: Player) -> dict[str, Any]:
+    """A player as the format writes it (situations and penalty kicks alike)."""
     out: dict[str, Any] = {"id": player.id, "team": player.team, "goalkeeper": player.goalkeeper}
     if player.name:
         out["name"] = player.name
@@ -377,7 +375,7 @@ def _touch_dict(touch: Touch) -> dict[str, Any]:
         "player": touch.player,
         "action": touch.action.value,
         "ball": [float(value) for value in touch.ball_m],
-        "positions": {pid: _position_dict(pos) for pid, pos in touch.positions.items()},
+        "positions": {pid: position_dict(pos) for pid, pos in touch.positions.items()},
     }
     if touch.involvement:
         out["involvement"] = [
@@ -391,7 +389,8 @@ def _touch_dict(touch: Touch) -> dict[str, Any]:
     return out
 
 
-def _position_dict(position: Position) -> dict[str, Any]:
+def position_dict(position: Position) -> dict[str, Any]:
+    """A position as the format writes it: only the optional fields that say something."""
     out: dict[str, Any] = {"x": position.x_m, "y": position.y_m}
     if position.parts:
         out["parts"] = {
@@ -405,6 +404,12 @@ def _position_dict(position: Position) -> dict[str, Any]:
     if any(position.v_mps):
         out["v"] = [float(value) for value in position.v_mps]
     return out
+
+
+def tracking_dict(tracking: Tracking) -> dict[str, Any]:
+    """The tracking source and the noise figures it sets (the unset ones are left out)."""
+    noise = {k: v for k, v in _fields(tracking.noise).items() if v is not None}
+    return {"source": tracking.source.value, **noise}
 
 
 def _fields(noise: NoiseModel) -> dict[str, Any]:
