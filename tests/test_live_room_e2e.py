@@ -7,8 +7,6 @@ Skipped only where Chromium is absent (CI installs Debian's).
 
 from __future__ import annotations
 
-import os
-import shutil
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,13 +14,9 @@ from typing import Any
 
 import pytest
 
-CHROMIUM = shutil.which("chromium") or (
-    "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
-)
-if CHROMIUM is None:
-    if os.environ.get("CI"):
-        pytest.fail("CI must have Debian's chromium (.ci/run installs it)", pytrace=False)
-    pytest.skip("no Chromium here (CI installs it)", allow_module_level=True)
+from browser import chromium_or_skip
+
+CHROMIUM = chromium_or_skip()
 
 import httpx  # noqa: E402
 from click.testing import CliRunner  # noqa: E402

@@ -22,6 +22,7 @@ with warnings.catch_warnings():
 import sqlalchemy as sa
 
 import varroom
+from rooms import wait_for
 from varroom.errors import InputError
 from varroom.formats.situation_json import load_situation
 from varroom.serve import create_app, db
@@ -694,16 +695,6 @@ def test_no_renderer_means_no_picture_not_an_error(room: TestClient) -> None:
 
 
 # -- match audits --------------------------------------------------------------------------------
-
-
-def wait_for(client: TestClient, audit_id: str) -> dict[str, Any]:
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        audit = client.get(f"/api/audits/{audit_id}").json()
-        if audit["state"] not in ("queued", "running"):
-            return audit
-        time.sleep(0.02)
-    raise AssertionError("the audit did not finish")
 
 
 def test_an_audit_adds_its_incidents_to_the_queue(tmp_path: Path) -> None:

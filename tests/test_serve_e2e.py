@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,14 +15,9 @@ from typing import Any
 
 import pytest
 
-CHROMIUM = shutil.which("chromium") or (
-    "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
-)
-if CHROMIUM is None:
-    # A person's machine may lack the browser; CI installs it, so there it must run.
-    if os.environ.get("CI"):
-        pytest.fail("CI must have Debian's chromium (.ci/run installs it)", pytrace=False)
-    pytest.skip("no Chromium here (CI installs it)", allow_module_level=True)
+from browser import chromium_or_skip
+
+CHROMIUM = chromium_or_skip()
 
 import httpx  # noqa: E402
 from playwright import sync_api  # noqa: E402

@@ -16,6 +16,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's note about httpx versions
     from fastapi.testclient import TestClient
 
+from rooms import wait_for
 from varroom.audit.model import Audit
 from varroom.audit.run import audit_match
 from varroom.engine.penalty import judge_penalty
@@ -145,12 +146,7 @@ def test_the_room_judges_an_audits_kicks_as_the_audit_did_and_adds_none_twice(
             data={"provider": "skillcorner", "roles": ["raw_data"]},
             files=[("files", ("t.jsonl", b"{}", "application/octet-stream"))],
         ).json()
-        while (state := room.get(f"/api/audits/{started['id']}").json())["state"] in (
-            "queued",
-            "running",
-        ):
-            pass
-        return state
+        return wait_for(room, started["id"])
 
     first = audit()
     assert (first["state"], first["incidents_added"]) == ("done", len(kicks)), first

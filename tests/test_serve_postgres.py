@@ -20,6 +20,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
+from rooms import wait_for
 from varroom.serve import create_app
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -256,11 +257,7 @@ def test_an_audit_run_twice_adds_each_incident_once_on_postgres(
                 data={"provider": "skillcorner", "roles": ["raw_data"]},
                 files=[("files", ("t.jsonl", b"{}", "application/octet-stream"))],
             ).json()
-            while (state := room.get(f"/api/audits/{started['id']}").json())["state"] in (
-                "queued",
-                "running",
-            ):
-                pass
+            state = wait_for(room, started["id"])
             states.append((state["incidents_added"], state["incidents_known"]))
         assert states == [(2, 0), (0, 2)]
     engine = sa.create_engine(postgres_url)
