@@ -8,18 +8,16 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from varroom.serve.chain import CHAINED
+
+# Who decided what, and the engine's view of it: the chained columns, in the chain's order.
+_DECIDED = CHAINED[CHAINED.index("reviewer") : CHAINED.index("duration_s") + 1]
 COLUMNS = (
     "id",
     "created_at",
     "situation_id",
     "situation_title",
-    "reviewer",
-    "decision",
-    "outcome",
-    "engine_status",
-    "engine_offender",
-    "margin_m",
-    "duration_s",
+    *_DECIDED,
     "corrects",
     "client_ref",
     "note",

@@ -1,9 +1,4 @@
-"""The review room: the queue of situations, the decision log, match audits.
-
-Revision ID: 0001
-Revises:
-Create Date: 2025-01-01
-"""
+"""The review room: the queue of situations, the decision log, match audits."""
 
 from __future__ import annotations
 
@@ -12,8 +7,6 @@ from alembic import op
 
 revision = "0001"
 down_revision = None
-branch_labels = None
-depends_on = None
 
 _SQLITE_APPEND_ONLY = [
     """CREATE TRIGGER decisions_append_only_update BEFORE UPDATE ON decisions

@@ -10,10 +10,6 @@ Each entry gets `conflicts_with` (the ids of other reviewers' standing decisions
 contradicts, as JSON; none for the entries already written), and `prev_hash` and
 `entry_hash` (`varroom.serve.chain`); the entries already written are chained here, in id
 order, with the update triggers held off.
-
-Revision ID: 0002
-Revises: 0001
-Create Date: 2026-12-01
 """
 
 from __future__ import annotations
@@ -25,8 +21,6 @@ from varroom.serve.chain import CHAINED, GENESIS, entry_hash
 
 revision = "0002"
 down_revision = "0001"
-branch_labels = None
-depends_on = None
 
 _REFUSED = "decisions are append-only: record a correction"
 _SQLITE_NO_REPLACE = f"""CREATE TRIGGER decisions_append_only_replace BEFORE INSERT ON decisions

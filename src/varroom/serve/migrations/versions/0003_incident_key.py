@@ -4,10 +4,6 @@
 and moment; `varroom.serve.audit.incident_key`), unique; uploads have none (NULL, which a
 unique index allows any number of on both databases). `audits.incidents_known` counts the
 incidents an audit found that were in the queue already.
-
-Revision ID: 0003
-Revises: 0002
-Create Date: 2026-12-01
 """
 
 from __future__ import annotations
@@ -17,8 +13,6 @@ from alembic import op
 
 revision = "0003"
 down_revision = "0002"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

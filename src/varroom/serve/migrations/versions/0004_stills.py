@@ -5,10 +5,6 @@ A still becomes an incident (a row of `situations`, origin "still") when its mar
 saved. Marks are never changed in place: each save is a new `still_marks` row, stamped with the
 incident's facts version it set, so that a decision (made at a known facts version) names the
 marks it rests on in `still_decisions`. Both are append-only, like the decision log.
-
-Revision ID: 0004
-Revises: 0002
-Create Date: 2026-12-01
 """
 
 from __future__ import annotations
@@ -18,8 +14,6 @@ from alembic import op
 
 revision = "0004"
 down_revision = "0003"
-branch_labels = None
-depends_on = None
 
 _APPEND_ONLY = ("still_marks", "still_decisions")
 
