@@ -58,7 +58,7 @@ def test_json_is_one_object_with_the_audit(printed: dict[str, Any]) -> None:
     assert [i["offender"] for i in printed["incidents"]] == ["6954"]
     scores = [(row["clock"], row["score"]) for row in printed["scores"]]
     assert scores == [
-        ("1H 22:04", "agree"),
+        ("1H 22:04", "agreed"),
         ("1H 25:36", "officials only"),
         ("1H 30:07", "officials only"),
         ("2H 01:13", "data inconsistent"),

@@ -244,3 +244,37 @@ def test_varroom_audit_prints_and_reports_them(
     html = report.read_text(encoding="utf-8")
     assert html.count("<tr><td>") >= len(kicks) + len(printed["ball_lines"])
     assert "a ball out of play earlier in this play" in html
+
+
+def test_a_season_has_a_row_for_every_penalty_and_ball_line(audited: Audited) -> None:
+    from varroom.season.manifest import MatchEntry
+    from varroom.season.report import season_html
+    from varroom.season.work import incident_rows
+
+    entry = MatchEntry("m1", "tracab", (), None, competition="Test League")
+    rows = incident_rows(entry, "key", audited.planted.match, audited.audit)
+    kicks = [r for r in rows if r["kind"] == "penalty"]
+    lines = [r for r in rows if r["kind"] == "ball_line"]
+    assert len(kicks) == len(audited.audit.penalties) > 0
+    assert len(lines) == len(audited.audit.ball_lines) > 0
+    for row, found in zip(kicks, sorted(audited.audit.penalties, key=lambda p: (p.period, p.t_s))):
+        assert (row["period"], row["t_s"]) == (found.period, found.t_s)
+        assert row["decision"] == found.verdict.decision.value
+        assert (row["status"] == "offence") == bool(found.verdict.penalised)
+        assert row["agreement"] is None and row["official_call"] is None
+    for row, line in zip(lines, audited.audit.ball_lines, strict=True):
+        assert (row["status"], row["decision"]) == (line.what.value, line.verdict.decision.value)
+        assert row["margin_m"] == line.verdict.margin_m
+    matches = [{"match_id": "m1", "state": "ok", "competition": "Test League", "referee": "R"}]
+    page = season_html(matches, rows)
+    counts = (
+        len(kicks),
+        sum(r["status"] == "offence" for r in kicks),
+        sum(r["margin_m"] is not None and r["margin_m"] > 0 for r in kicks),
+        sum(r["decision"] == "retake" for r in kicks),
+        sum(r["decision"] == "indirect_free_kick" for r in kicks),
+    )
+    assert counts[1] > 0  # the planted kinds include offences
+    assert "<td>Test League</td>" + "".join(f"<td>{n}</td>" for n in counts) in page
+    outs = sum(r["status"] == "missed_ball_out" for r in lines)
+    assert f"<td>Test League</td><td>{outs}</td>" in page

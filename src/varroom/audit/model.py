@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import TYPE_CHECKING, Any
 
 from varroom.engine.verdict import Status, Verdict
@@ -72,6 +72,26 @@ class OfficialCall:
     player: str | None  # the player penalised, where the data names him
     raw_type: str
     event_index: int | None = None
+
+
+class Agreeing(StrEnum):
+    """How one offside decision scores between the officials and the engine: a row of the
+    match audit's table, and of a season's results (the value is what is stored)."""
+
+    AGREED = "agreed"  # an official call and the engine's offence, paired by time
+    ENGINE_ONLY = "engine_only"
+    OFFICIALS_ONLY = "officials_only"
+    # A call the data itself contradicts (an offside recorded on a corner kick): neither
+    # agreed nor disagreed with.
+    DATA_INCONSISTENT = "data_inconsistent"
+    # A phase where an offence was possible but the data cannot settle it (a player or the
+    # ball unseen, a chain of touches the tracking leaves open), with no call paired to it.
+    UNDECIDABLE = "undecidable"
+
+    @property
+    def label(self) -> str:
+        """The words a report shows: 'engine only'."""
+        return self.value.replace("_", " ")
 
 
 @dataclass(frozen=True, slots=True)

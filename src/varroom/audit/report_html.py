@@ -11,25 +11,14 @@ import html
 import io
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from enum import Enum
 from pathlib import Path
 
-from varroom.audit.model import Audit, Incident, IncidentSource, OfficialCall, clock
+from varroom.audit.model import Agreeing, Audit, Incident, IncidentSource, OfficialCall, clock
 from varroom.audit.report_laws import laws_html
 from varroom.engine.explain import distance
 from varroom.engine.verdict import Status
 from varroom.match.tracking import MatchTracking, Provider
 from varroom.output_file import OutputError, write_atomically
-
-
-class Agreeing(Enum):
-    """How an offside decision scores: the officials and the engine agree, only one of them
-    calls it, or the data contradicts itself about it."""
-
-    BOTH = "agree"
-    ENGINE_ONLY = "engine only"
-    OFFICIAL_ONLY = "officials only"
-    DATA_INCONSISTENT = "data inconsistent"
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,13 +92,13 @@ def rows(
                 t_s=incident.t_s,
                 team=team_name.get(incident.team, incident.team),
                 player=named(incident.verdict.offender),
-                agreeing=Agreeing.BOTH if call is not None else Agreeing.ENGINE_ONLY,
+                agreeing=Agreeing.AGREED if call is not None else Agreeing.ENGINE_ONLY,
                 call=call,
                 engine=incident,
             )
         )
     phases = list(call_phases) or [None] * len(audit.official_calls)
-    scored = [(c, Agreeing.OFFICIAL_ONLY, "") for c in audit.agreement.official_only] + [
+    scored = [(c, Agreeing.OFFICIALS_ONLY, "") for c in audit.agreement.official_only] + [
         (c, Agreeing.DATA_INCONSISTENT, why) for c, why in audit.agreement.inconsistent
     ]
     for c_index, agreeing, why in scored:
@@ -207,10 +196,10 @@ def write_html(path: Path, report: str) -> None:
 def _table(decisions: Sequence[Row]) -> str:
     head = "<tr><th>#</th><th>When</th><th>Team</th><th>Player</th><th>Officials</th><th>Engine</th><th>Agreement</th></tr>"
     body = "".join(
-        f'<tr class="{row.agreeing.name.lower()}"><td><a href="#decision-{n}">{n}</a></td>'
+        f'<tr class="{row.agreeing.value}"><td><a href="#decision-{n}">{n}</a></td>'
         f"<td>{row.clock}</td><td>{_text(row.team)}</td><td>{_text(row.player or '?')}</td>"
         f"<td>{'offside' if row.call else '&mdash;'}</td><td>{_text(row.engine_says)}</td>"
-        f"<td>{row.agreeing.value}</td></tr>"
+        f"<td>{row.agreeing.label}</td></tr>"
         for n, row in enumerate(decisions, start=1)
     )
     return f"<h2>Decisions</h2><table>{head}{body}</table>"
@@ -222,7 +211,7 @@ def _decision(number: int, row: Row, picture: Callable[[Incident], bytes]) -> st
     lines = [
         f'<section id="decision-{number}"><h2>{_text(title)}</h2>',
         f'<p class="verdicts">Officials: {officials}. Engine: {_text(row.engine_says)}. '
-        f'<span class="{row.agreeing.name.lower()}">{row.agreeing.value}</span></p>',
+        f'<span class="{row.agreeing.value}">{row.agreeing.label}</span></p>',
     ]
     if row.engine is None:
         lines.append("<p>The engine has no picture of this play: no positions at the call.</p>")
@@ -281,6 +270,6 @@ table{border-collapse:collapse;width:100%;font-size:.95em}
 th,td{text-align:left;padding:.35em .6em;border-bottom:1px solid #334155;vertical-align:top}
 img{width:100%;height:auto;border-radius:4px}
 .source,.note{color:#94a3b8}.summary li{margin:.15em 0}
-.both{color:#4ade80}.engine_only{color:#ff4d4f}.official_only{color:#f59e0b}
+.agreed{color:#4ade80}.engine_only{color:#ff4d4f}.officials_only{color:#f59e0b}
 .data_inconsistent{color:#a78bfa}
 """

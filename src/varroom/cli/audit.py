@@ -17,10 +17,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from varroom.audit.ball_lines import BallLineIncident
-from varroom.audit.model import Audit, Incident, clock, incident_dict
+from varroom.audit.model import Agreeing, Audit, Incident, clock, incident_dict
 from varroom.audit.penalties import PenaltyIncident
 from varroom.audit.report_html import (
-    Agreeing,
     Row,
     html_report,
     png,
@@ -39,10 +38,11 @@ from varroom.match.tracking import MatchTracking, Provider
 from varroom.output_file import OutputError
 
 _AGREEING_STYLE = {
-    Agreeing.BOTH: "green",
+    Agreeing.AGREED: "green",
     Agreeing.ENGINE_ONLY: "red",
-    Agreeing.OFFICIAL_ONLY: "yellow",
+    Agreeing.OFFICIALS_ONLY: "yellow",
     Agreeing.DATA_INCONSISTENT: "magenta",
+    Agreeing.UNDECIDABLE: "dim",
 }
 
 
@@ -147,7 +147,7 @@ def audit(
                 "player": row.player,
                 "officials": "offside" if row.call else None,
                 "engine": row.engine_says,
-                "score": row.agreeing.value,
+                "score": row.agreeing.label,
                 "reason": row.reason,
             }
             for row in decisions
@@ -253,7 +253,7 @@ def _print_table(result: Audit, decisions: Sequence[Row]) -> None:
             row.player or "?",
             "offside" if row.call else "-",
             row.engine_says,
-            f"[{style}]{row.agreeing.value}[/]",
+            f"[{style}]{row.agreeing.label}[/]",
         )
     console.print(table)
     others: list[PenaltyIncident | BallLineIncident] = [*result.penalties, *result.ball_lines]

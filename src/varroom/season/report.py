@@ -14,22 +14,27 @@ import html
 import io
 import json
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from matplotlib.figure import Figure
 
+from varroom.audit.model import Agreeing
 from varroom.output_file import write_atomically
 from varroom.season import store
-from varroom.season.work import Agreement, MatchState
+from varroom.season.work import MatchState
 
 Row = dict[str, Any]
-CATEGORIES = (
-    (Agreement.AGREED, "agreed", "#2e7d32"),
-    (Agreement.ENGINE_ONLY, "engine only", "#c62828"),
-    (Agreement.OFFICIALS_ONLY, "officials only", "#f9a825"),
-    (Agreement.INCONSISTENT_DATA, "inconsistent data", "#757575"),
+CATEGORIES = tuple(
+    (kind, kind.label, colour)
+    for kind, colour in (
+        (Agreeing.AGREED, "#2e7d32"),
+        (Agreeing.ENGINE_ONLY, "#c62828"),
+        (Agreeing.OFFICIALS_ONLY, "#f9a825"),
+        (Agreeing.DATA_INCONSISTENT, "#6a1b9a"),
+        (Agreeing.UNDECIDABLE, "#9e9e9e"),
+    )
 )
 TIGHT_CLASSES = ("tight", "too_close_to_call")
 _STYLE = """
@@ -51,6 +56,7 @@ def write_report(results: Path, target: Path) -> None:
 def season_html(matches: Sequence[Row], incidents: Sequence[Row]) -> str:
     offside = [row for row in incidents if row["kind"] == "offside"]
     penalties = [row for row in incidents if row["kind"] == "penalty"]
+    ball_lines = [row for row in incidents if row["kind"] == "ball_line"]
     ok = sum(1 for m in matches if m["state"] == MatchState.OK)
     failed = [m for m in matches if m["state"] != MatchState.OK]
     parts = [
@@ -71,6 +77,7 @@ def season_html(matches: Sequence[Row], incidents: Sequence[Row]) -> str:
         _tight_calls(offside),
         _policies(offside),
         _penalties(penalties),
+        _ball_lines(ball_lines),
         _failures(failed),
         "</body></html>",
     ]
@@ -100,11 +107,9 @@ def _breakdown(
         members = groups[group]
         counts = _counts(members)
         judged = (
-            counts[Agreement.AGREED]
-            + counts[Agreement.ENGINE_ONLY]
-            + counts[Agreement.OFFICIALS_ONLY]
+            counts[Agreeing.AGREED] + counts[Agreeing.ENGINE_ONLY] + counts[Agreeing.OFFICIALS_ONLY]
         )
-        rate = f"{counts[Agreement.AGREED] / judged:.0%}" if judged else "-"
+        rate = f"{counts[Agreeing.AGREED] / judged:.0%}" if judged else "-"
         margins = sorted(
             r["margin_m"] for r in members if r["status"] == "offence" and r["margin_m"] is not None
         )
@@ -183,30 +188,64 @@ def _policies(rows: Sequence[Row]) -> str:
 
 
 def _penalties(rows: Sequence[Row]) -> str:
-    """Penalty kicks: goalkeeper offences the engine found against the retakes given."""
+    """Penalty kicks per competition: the offences the Law penalises and what it decides."""
+    return _per_competition(
+        "Penalty kicks",
+        "No penalty kicks in these results.",
+        rows,
+        (
+            ("kicks", lambda r: True),
+            ("an offence penalised", lambda r: r["status"] == "offence"),
+            ("goalkeeper off his line", _keeper_off_line),
+            ("retakes", lambda r: r["decision"] == "retake"),
+            ("indirect free kicks", lambda r: r["decision"] == "indirect_free_kick"),
+        ),
+    )
+
+
+def _keeper_off_line(row: Row) -> bool:
+    return row["margin_m"] is not None and row["margin_m"] > 0
+
+
+def _ball_lines(rows: Sequence[Row]) -> str:
+    """Balls over the line per competition: ball-outs play went on after, and goal-line
+    moments with what Law 10 decides."""
+    return _per_competition(
+        "Ball over the line",
+        "No missed ball-outs or goal-line moments in these results.",
+        rows,
+        (
+            ("missed ball-outs", lambda r: r["status"] == "missed_ball_out"),
+            ("goal-line moments", lambda r: r["status"] == "goal_line"),
+            ("goals", lambda r: r["status"] == "goal_line" and r["decision"] == "goal"),
+            ("no goals", lambda r: r["status"] == "goal_line" and r["decision"] != "goal"),
+            ("tight or too close to call", lambda r: r["class"] in TIGHT_CLASSES),
+        ),
+    )
+
+
+def _per_competition(
+    title: str,
+    empty: str,
+    rows: Sequence[Row],
+    columns: Sequence[tuple[str, Callable[[Row], bool]]],
+) -> str:
+    """A table of counts, one row per competition, one column per test a row may pass."""
     if not rows:
-        return (
-            "<h2>Penalty kicks</h2><p class='note'>No penalty kicks in these results: the match "
-            "audit does not report them yet. Rows of kind <code>penalty</code> are counted "
-            "here as goalkeeper offences found (engine) against retakes given (officials).</p>"
-        )
+        return f"<h2>{title}</h2><p class='note'>{empty}</p>"
     table: dict[str, Counter[str]] = defaultdict(Counter)
-    for r in rows:
-        counts = table[r["competition"] or "-"]
-        counts["kicks"] += 1
-        counts["found"] += r["status"] == "offence"
-        counts["given"] += bool(r["official_call"])
-        counts["both"] += r["agreement"] == Agreement.AGREED
+    for row in rows:
+        counts = table[row["competition"] or "-"]
+        for name, test in columns:
+            counts[name] += test(row)
+    head = "".join(f"<th>{html.escape(name)}</th>" for name, _ in columns)
     body = "".join(
-        f"<tr><td>{html.escape(c)}</td><td>{n['kicks']}</td><td>{n['found']}</td>"
-        f"<td>{n['given']}</td><td>{n['both']}</td></tr>"
-        for c, n in sorted(table.items())
+        f"<tr><td>{html.escape(competition)}</td>"
+        + "".join(f"<td>{counts[name]}</td>" for name, _ in columns)
+        + "</tr>"
+        for competition, counts in sorted(table.items())
     )
-    return (
-        "<h2>Penalty kicks</h2><table><tr><th>competition</th><th>decisions</th>"
-        "<th>goalkeeper offences found</th><th>retakes given</th><th>both</th></tr>"
-        f"{body}</table>"
-    )
+    return f"<h2>{title}</h2><table><tr><th>competition</th>{head}</tr>{body}</table>"
 
 
 def _failures(failed: Sequence[Row]) -> str:

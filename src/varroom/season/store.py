@@ -28,18 +28,24 @@ INCIDENTS = pa.schema(
         ("competition", pa.string()),
         ("season", pa.string()),
         ("referee", pa.string()),
-        ("kind", pa.string()),  # offside today; penalty and ball_line when they are audited
-        ("status", pa.string()),  # offence / no_offence / undecidable; null: an official call alone
+        ("kind", pa.string()),  # offside / penalty / ball_line
+        # offside and penalty: offence / no_offence (/ undecidable); null: an official call
+        # alone. ball_line: missed_ball_out / goal_line, what the audit found.
+        ("status", pa.string()),
+        ("decision", pa.string()),  # penalty and ball_line: the Law's decision (goal, retake, ...)
         ("offender", pa.string()),
         ("team", pa.string()),  # the attacking team's name
         ("team_id", pa.string()),
+        # offside: beyond the line; penalty: the goalkeeper's foot off his line; ball_line:
+        # wholly over by (negative: short)
         ("margin_m", pa.float64()),
-        ("probability", pa.float64()),  # P(offside position)
+        ("probability", pa.float64()),  # P(margin > 0)
         ("class", pa.string()),  # clear / tight / too_close_to_call
         ("period", pa.int16()),
         ("t_s", pa.float64()),
         ("official_call", pa.bool_()),
-        ("agreement", pa.string()),  # agreed / engine_only / officials_only / inconsistent_data
+        # offside: agreed / engine_only / officials_only / data_inconsistent / undecidable
+        ("agreement", pa.string()),
         ("reason", pa.string()),
         ("policies", pa.string()),  # JSON: each standard policy's decision
         ("key", pa.string()),

@@ -16,8 +16,9 @@ import os
 import socket
 import sys
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import StrEnum
+from enum import Enum, StrEnum
 from functools import cache
 from importlib.metadata import version
 from pathlib import Path
@@ -28,27 +29,17 @@ from varroom.season import store
 from varroom.season.manifest import MatchEntry
 
 if TYPE_CHECKING:
+    from varroom.audit.ball_lines import BallLineIncident
     from varroom.audit.model import Audit, Incident
+    from varroom.audit.penalties import PenaltyIncident
     from varroom.match import MatchTracking
 
-KIND_OFFSIDE = "offside"
 _HASH_BLOCK = 1 << 20
 
 
 class MatchState(StrEnum):
     OK = "ok"
     FAILED = "failed"
-
-
-class Agreement(StrEnum):
-    """How an incident row stands between the engine and the officials."""
-
-    AGREED = "agreed"
-    ENGINE_ONLY = "engine_only"
-    OFFICIALS_ONLY = "officials_only"
-    # The data could not settle the phase (a player or the ball unseen, a chain of touches the
-    # tracking leaves open): neither side can be checked.
-    INCONSISTENT_DATA = "inconsistent_data"
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,6 +209,11 @@ def read_official_calls(path: Path) -> tuple[Any, ...]:
 def incident_rows(
     entry: MatchEntry, key: str, match: MatchTracking, audit: Audit
 ) -> list[dict[str, Any]]:
+    """One row per decision, as the match audit scores it (`Agreeing`): every offside incident
+    and undecidable phase, every official call the engine did not make; then every penalty
+    kick and ball-line moment the audit judged, with the Law's decision."""
+    from varroom.audit.model import Agreeing, IncidentKind
+
     team_name = {team.id: team.name for team in match.teams}
     paired = dict(audit.agreement.both)
     base = {
@@ -225,15 +221,15 @@ def incident_rows(
         "competition": entry.competition,
         "season": entry.season,
         "referee": entry.referee or None,
-        "kind": KIND_OFFSIDE,
+        "kind": IncidentKind.OFFSIDE.value,
+        "decision": None,
         "key": key,
-    }
+    } | dict.fromkeys(("margin_m", "probability", "class", "reason", "policies"))
 
-    def judged(incident: Incident, agreement: Agreement, called: bool) -> dict[str, Any]:
+    def judged(incident: Incident, agreeing: Agreeing, called: bool) -> dict[str, Any]:
         verdict = incident.verdict
         spread = verdict.uncertainty
-        return {
-            **base,
+        return base | {
             "status": verdict.status.value,
             "offender": verdict.offender,
             "team": team_name.get(incident.team, incident.team),
@@ -244,36 +240,88 @@ def incident_rows(
             "period": incident.period,
             "t_s": incident.t_s,
             "official_call": called,
-            "agreement": agreement.value,
+            "agreement": agreeing.value,
             "reason": verdict.reason,
-            "policies": json.dumps(
-                {name: status.value for name, status in verdict.policy_outcomes.items()}
-            ),
+            "policies": _policies(verdict.policy_outcomes),
+        }
+
+    def called(index: int, agreeing: Agreeing, why: str | None) -> dict[str, Any]:
+        call = audit.official_calls[index]
+        return base | {
+            "status": None,
+            "offender": call.player,
+            "team": None if call.team is None else team_name.get(call.team, call.team),
+            "team_id": call.team,
+            "period": call.period,
+            "t_s": call.t_s,
+            "official_call": True,
+            "agreement": agreeing.value,
+            "reason": why,
         }
 
     rows = [
-        judged(i, Agreement.AGREED if k in paired else Agreement.ENGINE_ONLY, k in paired)
+        judged(i, Agreeing.AGREED if k in paired else Agreeing.ENGINE_ONLY, k in paired)
         for k, i in enumerate(audit.incidents)
     ]
-    rows += [judged(i, Agreement.INCONSISTENT_DATA, False) for i in audit.undecidable]
-    for index in audit.agreement.official_only:
-        call = audit.official_calls[index]
-        rows.append(
-            {
-                **base,
-                "status": None,
-                "offender": call.player,
-                "team": None if call.team is None else team_name.get(call.team, call.team),
-                "team_id": call.team,
-                "margin_m": None,
-                "probability": None,
-                "class": None,
-                "period": call.period,
-                "t_s": call.t_s,
-                "official_call": True,
-                "agreement": Agreement.OFFICIALS_ONLY.value,
-                "reason": None,
-                "policies": None,
-            }
-        )
+    rows += [judged(i, Agreeing.UNDECIDABLE, False) for i in audit.undecidable]
+    rows += [called(c, Agreeing.OFFICIALS_ONLY, None) for c in audit.agreement.official_only]
+    rows += [called(c, Agreeing.DATA_INCONSISTENT, why) for c, why in audit.agreement.inconsistent]
+    rows += [_penalty_row(base, team_name, p) for p in audit.penalties]
+    rows += [_ball_line_row(base, b) for b in audit.ball_lines]
     return sorted(rows, key=lambda row: (row["period"], row["t_s"]))
+
+
+def _policies(outcomes: Mapping[str, Enum]) -> str:
+    return json.dumps({name: outcome.value for name, outcome in outcomes.items()})
+
+
+def _penalty_row(
+    base: dict[str, Any], team_name: Mapping[str, str], found: PenaltyIncident
+) -> dict[str, Any]:
+    """A penalty kick: `status` offence when the Law penalises someone, the margin is the
+    goalkeeper's foot against his line; no official call is known for a kick."""
+    verdict = found.verdict
+    keeper = verdict.keeper_measure
+    penalised = verdict.penalised
+    return base | {
+        "kind": found.kind.value,
+        "status": "offence" if penalised else "no_offence",
+        "decision": verdict.decision.value,
+        "offender": penalised[0].player if penalised else None,
+        "team": team_name.get(found.team, found.team),
+        "team_id": found.team,
+        "margin_m": None if keeper is None else keeper.margin_m,
+        "probability": None if keeper is None else keeper.probability,
+        "class": None if keeper is None else keeper.confidence_class.value,
+        "period": found.period,
+        "t_s": found.t_s,
+        "official_call": None,
+        "agreement": None,
+        "reason": verdict.reason,
+        "policies": _policies(verdict.policy_outcomes),
+    }
+
+
+def _ball_line_row(base: dict[str, Any], found: BallLineIncident) -> dict[str, Any]:
+    """A ball-line moment: `status` says what the audit found (a missed ball-out, a goal-line
+    moment), `decision` what Laws 9 and 10 decide, the margin how far wholly over."""
+    from varroom.engine.uncertainty import confidence_class
+
+    verdict = found.verdict
+    return base | {
+        "kind": found.kind.value,
+        "status": found.what.value,
+        "decision": verdict.decision.value,
+        "offender": None,
+        "team": None,
+        "team_id": None,
+        "margin_m": verdict.margin_m,
+        "probability": verdict.probability,
+        "class": confidence_class(verdict.probability).value,
+        "period": found.period,
+        "t_s": found.t_s,
+        "official_call": None,
+        "agreement": None,
+        "reason": verdict.reason,
+        "policies": _policies(verdict.policy_outcomes),
+    }
