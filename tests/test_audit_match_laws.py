@@ -257,7 +257,9 @@ def test_a_season_has_a_row_for_every_penalty_and_ball_line(audited: Audited) ->
     lines = [r for r in rows if r["kind"] == "ball_line"]
     assert len(kicks) == len(audited.audit.penalties) > 0
     assert len(lines) == len(audited.audit.ball_lines) > 0
-    for row, found in zip(kicks, sorted(audited.audit.penalties, key=lambda p: (p.period, p.t_s))):
+    for row, found in zip(
+        kicks, sorted(audited.audit.penalties, key=lambda p: (p.period, p.t_s)), strict=True
+    ):
         assert (row["period"], row["t_s"]) == (found.period, found.t_s)
         assert row["decision"] == found.verdict.decision.value
         assert (row["status"] == "offence") == bool(found.verdict.penalised)
