@@ -68,13 +68,14 @@ ALL_BLOCKS = all_blocks()
 RUN_HERE = [block for block in ALL_BLOCKS if block.marker is None]
 FILES = sorted({block.file for block in RUN_HERE})
 CI_COMMANDS = [
-    (f"{block.file}:{command.line}", command)
+    (f"{block.file}:{command.line} {' '.join(command.words)}", command)
     for block in ALL_BLOCKS
     if block.marker == "ci"
     for command in block.commands
     if command.words
 ]
 INSTALLS = pip_installs()
+INSTALL_IDS = [f"{where} {' '.join(command.words)}" for where, command in INSTALLS]
 
 
 def script_of(block: Block, port_for: Callable[[], int] = free_port) -> str:
@@ -189,9 +190,9 @@ def test_ci_runs_the_command_from_the_checkout(command: Command) -> None:
 @pytest.fixture(scope="module")
 def dist_check_lines() -> list[str]:
     """What make dist's check runs: the pip install lines as tools/docs_blocks.py prints them."""
-    script = DIST_CHECK.read_text(encoding="utf-8")
-    assert '"$tools/docs_blocks.py" pip-installs' in script
-    assert 'eval "$command"' in script
+    script = [line.strip() for line in DIST_CHECK.read_text(encoding="utf-8").splitlines()]
+    assert 'installs=$("$python" "$tools/docs_blocks.py" pip-installs)' in script
+    assert 'eval "$command"' in script and 'done <<< "$installs"' in script
     printed = subprocess.run(
         [sys.executable, str(ROOT / "tools" / "docs_blocks.py"), "pip-installs"],
         capture_output=True,
@@ -201,7 +202,7 @@ def dist_check_lines() -> list[str]:
     return printed.splitlines()
 
 
-@pytest.mark.parametrize("command", [c for _, c in INSTALLS], ids=[w for w, _ in INSTALLS])
+@pytest.mark.parametrize("command", [c for _, c in INSTALLS], ids=INSTALL_IDS)
 def test_make_dist_runs_the_pip_install(command: Command, dist_check_lines: list[str]) -> None:
     assert any(line.endswith(f"\t{command.text.strip()}") for line in dist_check_lines)
 
