@@ -1,14 +1,9 @@
 """The review room on PostgreSQL, through the same code as SQLite: a throwaway cluster on
-loopback, started by the test (Debian's postgresql is part of the machine image)."""
+loopback (postgres_cluster), started by the test."""
 
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import socket
-import subprocess
-import tempfile
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,71 +15,18 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
+from postgres_cluster import throwaway_cluster
 from rooms import wait_for
 from varroom.serve import create_app
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 KANE = EXAMPLES / "tottenham-sporting-2022-kane.json"
-# Debian installs each major version under its own folder; take the newest.
-BIN = max(
-    Path("/usr/lib/postgresql").glob("*/bin"),
-    default=Path("/nonexistent"),
-    key=lambda p: int(p.parent.name),
-)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _as_postgres(*command: str) -> list[str]:
-    # PostgreSQL refuses to run as root; CI and these machines run tests as root.
-    if os.geteuid() == 0:
-        return ["runuser", "-u", "postgres", "--", *command]
-    return list(command)
 
 
 @pytest.fixture(scope="module")
 def postgres_url() -> Iterator[str]:
-    if not (BIN / "initdb").exists():
-        pytest.fail("PostgreSQL server binaries not found: .ci/run installs postgresql")
-    # Not pytest's tmp_path: its parents are private to root, and the server runs as postgres.
-    root = Path(tempfile.mkdtemp(prefix="varroom-pg-"))
-    data = root / "data"
-    if os.geteuid() == 0:
-        shutil.chown(root, "postgres")
-    subprocess.run(
-        _as_postgres(str(BIN / "initdb"), "-D", str(data), "-U", "varroom", "--auth=trust"),
-        check=True,
-        capture_output=True,
-    )
-    port = _free_port()
-    options = f"-h 127.0.0.1 -p {port} -k {root}"
-    subprocess.run(
-        _as_postgres(
-            str(BIN / "pg_ctl"),
-            "-D",
-            str(data),
-            "-o",
-            options,
-            "-w",
-            "start",
-            "-l",
-            str(root / "log"),
-        ),
-        check=True,
-        capture_output=True,
-    )
-    try:
-        yield f"postgresql://varroom@127.0.0.1:{port}/postgres"
-    finally:
-        subprocess.run(
-            _as_postgres(str(BIN / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"),
-            capture_output=True,
-        )
-        shutil.rmtree(root, ignore_errors=True)
+    with throwaway_cluster() as cluster:
+        yield cluster.url()
 
 
 def test_migrations_queue_and_append_only_log_on_postgres(

@@ -2,9 +2,14 @@
 # make dist's last step: install the wheel into a fresh venv outside the checkout and use it
 # as a new user would, from a folder that is not the repository: the shipped examples, a
 # check, the audit of the shipped match sample, and the review room's health and page.
+# The installing is done by every `pip install` line of the README and docs/, as written
+# (tools/docs_blocks.py finds them): run from the folder that holds the wheel's folder, as
+# getting-started's line is, with that folder added to pip's find-links, so that varroom comes
+# from this wheel and the extras' packages from the package index.
 # Usage: tools/dist-check.sh WHEEL [PYTHON]
 set -euo pipefail
 wheel=$(realpath "$1")
+dist=$(dirname "$wheel")
 tools=$(cd "$(dirname "$0")" && pwd)
 python=${2:-python3}
 work=$(mktemp -d "${TMPDIR:-/tmp}/varroom-dist.XXXXXX")
@@ -15,8 +20,18 @@ step() { printf '\n== %s\n' "$*"; }
 
 step "fresh venv in $work"
 "$python" -m venv "$work/venv"
-"$work/venv/bin/python" -m pip install -q --disable-pip-version-check "$wheel[serve]"
 export PATH="$work/venv/bin:$PATH"
+
+installs=$("$python" "$tools/docs_blocks.py" pip-installs)
+[ -n "$installs" ] || { echo "no pip install line found in the docs" >&2; exit 1; }
+while IFS=$'\t' read -r where command; do
+    step "$where: $command"
+    (
+        cd "$dist/.."
+        export PIP_FIND_LINKS="$dist ${PIP_FIND_LINKS:-}" PIP_QUIET=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+        eval "$command"
+    )
+done <<< "$installs"
 mkdir "$work/user" && cd "$work/user"
 
 step "varroom --version"

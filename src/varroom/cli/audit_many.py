@@ -50,6 +50,13 @@ class _Rate(ProgressColumn):
     default=None,
     help="A running Dask scheduler (tcp://host:port) to run the matches on instead.",
 )
+@click.option(
+    "--scheduler-file",
+    type=FILE,
+    default=None,
+    help="Or the file a Dask scheduler writes its address to (dask scheduler "
+    "--scheduler-file FILE), waited for while the scheduler starts.",
+)
 @click.option("--force", is_flag=True, help="Audit again the matches already done.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def audit_many(
@@ -57,6 +64,7 @@ def audit_many(
     out: Path,
     workers: int | None,
     scheduler: str | None,
+    scheduler_file: Path | None,
     force: bool,
     quiet: bool,
 ) -> None:
@@ -65,13 +73,17 @@ def audit_many(
     exit status is 0 unless every match failed (1) or the manifest is bad (2)."""
     try:
         from varroom.season.manifest import read_manifest
-        from varroom.season.runner import run_season
+        from varroom.season.runner import run_season, scheduler_address
         from varroom.season.work import MatchState, Outcome
     except ImportError as error:
         raise VarroomError(
             f"varroom audit-many needs the season extra: pip install 'varroom[season]' ({error})"
         ) from None
+    if scheduler is not None and scheduler_file is not None:
+        raise click.UsageError("give --scheduler or --scheduler-file, not both")
     entries = read_manifest(manifest)
+    if scheduler_file is not None:
+        scheduler = scheduler_address(scheduler_file)
     progress = progress_bar(
         quiet,
         TextColumn("{task.description}"),

@@ -11,15 +11,17 @@ With a Dask scheduler every worker must see the manifest's files and `DIR` at th
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
-from varroom.errors import VarroomError
+from varroom.errors import InputError, VarroomError
 from varroom.season import store
 from varroom.season.manifest import MatchEntry
 from varroom.season.work import (
@@ -33,6 +35,7 @@ from varroom.season.work import (
 )
 
 _POOLS = 3  # local pools tried before the matches a dying worker took down fail
+SCHEDULER_WAIT_S = 20  # how long a scheduler is waited for: its file, then its address
 
 # Called once per match audited, as it ends.
 Report = Callable[[Outcome], None]
@@ -40,6 +43,30 @@ Report = Callable[[Outcome], None]
 
 class SchedulerError(VarroomError):
     """The Dask scheduler cannot be reached (exit 1)."""
+
+
+def scheduler_address(scheduler_file: Path, wait_s: float = SCHEDULER_WAIT_S) -> str:
+    """The address a Dask scheduler wrote to its `--scheduler-file`. The file is waited for,
+    as `dask worker --scheduler-file` waits for it: the scheduler may have been started a
+    moment before, and may be writing it."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            written = json.loads(scheduler_file.read_text(encoding="utf-8"))
+        except (FileNotFoundError, json.JSONDecodeError):
+            if time.monotonic() >= deadline:
+                break
+            time.sleep(0.1)
+            continue
+        except (OSError, UnicodeDecodeError) as error:
+            raise InputError(scheduler_file, "", f"cannot be read ({error})") from None
+        address = written.get("address") if isinstance(written, dict) else None
+        if not isinstance(address, str) or not address:
+            raise InputError(scheduler_file, "address", "expected the Dask scheduler's address")
+        return address
+    if scheduler_file.exists():
+        raise InputError(scheduler_file, "", "not a Dask scheduler file (JSON)")
+    raise SchedulerError(f"{scheduler_file}: no Dask scheduler wrote it within {wait_s:g} s")
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +163,7 @@ def _run_dask(
             f"--scheduler needs the season extra: pip install 'varroom[season]' ({error})"
         ) from None
     try:
-        client = Client(scheduler, timeout="20s")  # type: ignore[no-untyped-call]
+        client = Client(scheduler, timeout=f"{SCHEDULER_WAIT_S}s")  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError) as error:
         raise SchedulerError(f"cannot reach the Dask scheduler {scheduler}: {error}") from None
     with client:
