@@ -293,3 +293,30 @@ def test_season_report(local: Path, tmp_path: Path) -> None:
     _, incidents = tables(local)
     agreed = sum(1 for r in incidents if r["agreement"] == "agreed")
     assert agreed > 0
+
+
+def test_a_scheduler_file_gives_the_address_and_a_bad_one_is_one_line(
+    manifest: Path, tmp_path: Path
+) -> None:
+    from varroom.season.runner import SchedulerError, scheduler_address
+
+    written = tmp_path / "cluster.json"
+    written.write_text(json.dumps({"type": "Scheduler", "address": "tcp://127.0.0.1:8786"}))
+    assert scheduler_address(written) == "tcp://127.0.0.1:8786"
+    with pytest.raises(
+        SchedulerError, match=r"never\.json: no Dask scheduler wrote it within 0.2 s"
+    ):
+        scheduler_address(tmp_path / "never.json", wait_s=0.2)
+    written.write_text(json.dumps({"type": "Scheduler"}))
+    out = str(tmp_path / "out")
+    code, _, stderr = varroom(
+        "audit-many", str(manifest), "--out", out, "--scheduler-file", str(written)
+    )
+    assert code == 2
+    assert stderr.strip().splitlines() == [
+        f"varroom: {written}: address: expected the Dask scheduler's address"
+    ]
+    both = ("--scheduler", "tcp://127.0.0.1:8786", "--scheduler-file", str(written))
+    code, _, stderr = varroom("audit-many", str(manifest), "--out", out, *both)
+    assert code == 2 and "not both" in stderr
+    assert not (tmp_path / "out").exists()
