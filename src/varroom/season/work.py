@@ -224,7 +224,9 @@ def incident_rows(
         "kind": IncidentKind.OFFSIDE.value,
         "decision": None,
         "key": key,
-    } | dict.fromkeys(("margin_m", "probability", "class", "reason", "policies"))
+    } | dict.fromkeys(
+        ("offender", "team", "team_id", "margin_m", "probability", "class", "reason", "policies")
+    )
 
     def judged(incident: Incident, agreeing: Agreeing, called: bool) -> dict[str, Any]:
         verdict = incident.verdict
@@ -275,24 +277,13 @@ def _policies(outcomes: Mapping[str, Enum]) -> str:
     return json.dumps({name: outcome.value for name, outcome in outcomes.items()})
 
 
-def _penalty_row(
-    base: dict[str, Any], team_name: Mapping[str, str], found: PenaltyIncident
-) -> dict[str, Any]:
-    """A penalty kick: `status` offence when the Law penalises someone, the margin is the
-    goalkeeper's foot against his line; no official call is known for a kick."""
+def _law_row(base: dict[str, Any], found: PenaltyIncident | BallLineIncident) -> dict[str, Any]:
+    """What a penalty kick's or a ball line's row says: when, the Law's decision and why. No
+    official decision is known for either: the data does not carry one."""
     verdict = found.verdict
-    keeper = verdict.keeper_measure
-    penalised = verdict.penalised
     return base | {
         "kind": found.kind.value,
-        "status": "offence" if penalised else "no_offence",
         "decision": verdict.decision.value,
-        "offender": penalised[0].player if penalised else None,
-        "team": team_name.get(found.team, found.team),
-        "team_id": found.team,
-        "margin_m": None if keeper is None else keeper.margin_m,
-        "probability": None if keeper is None else keeper.probability,
-        "class": None if keeper is None else keeper.confidence_class.value,
         "period": found.period,
         "t_s": found.t_s,
         "official_call": None,
@@ -302,26 +293,33 @@ def _penalty_row(
     }
 
 
+def _penalty_row(
+    base: dict[str, Any], team_name: Mapping[str, str], found: PenaltyIncident
+) -> dict[str, Any]:
+    """A penalty kick: `status` offence when the Law penalises someone; the margin is the
+    goalkeeper's nearest foot against his line."""
+    keeper = found.verdict.keeper_measure
+    penalised = found.verdict.penalised
+    return _law_row(base, found) | {
+        "status": "offence" if penalised else "no_offence",
+        "offender": penalised[0].player if penalised else None,
+        "team": team_name.get(found.team, found.team),
+        "team_id": found.team,
+        "margin_m": None if keeper is None else keeper.margin_m,
+        "probability": None if keeper is None else keeper.probability,
+        "class": None if keeper is None else keeper.confidence_class.value,
+    }
+
+
 def _ball_line_row(base: dict[str, Any], found: BallLineIncident) -> dict[str, Any]:
     """A ball-line moment: `status` says what the audit found (a missed ball-out, a goal-line
-    moment), `decision` what Laws 9 and 10 decide, the margin how far wholly over."""
+    moment), the margin how far the ball was wholly over."""
     from varroom.engine.uncertainty import confidence_class
 
     verdict = found.verdict
-    return base | {
-        "kind": found.kind.value,
+    return _law_row(base, found) | {
         "status": found.what.value,
-        "decision": verdict.decision.value,
-        "offender": None,
-        "team": None,
-        "team_id": None,
         "margin_m": verdict.margin_m,
         "probability": verdict.probability,
         "class": confidence_class(verdict.probability).value,
-        "period": found.period,
-        "t_s": found.t_s,
-        "official_call": None,
-        "agreement": None,
-        "reason": verdict.reason,
-        "policies": _policies(verdict.policy_outcomes),
     }
