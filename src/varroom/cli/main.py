@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import atexit
+import gc
+import os
 from importlib import import_module
 from pathlib import Path
 from typing import IO, Any
@@ -131,4 +134,14 @@ def verify_log(db_url: str | None, data_dir: Path) -> None:
     click.echo(verify_log(db_url, data_dir))
 
 
-main = cli
+def main() -> None:
+    """The `varroom` console script: the command line, in a process of its own that ends with
+    it (tests run `cli` in theirs, so what is process-wide is set here)."""
+    # varroom's arrays are small: OpenBLAS's threads, started when numpy loads, would only spin
+    # (on a busy two-core machine, ~30 ms of `check --image`). A user's own setting wins.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    # At exit Python collects every object still alive, matplotlib's hundreds of thousands among
+    # them (~50 ms after `check --image`), to free memory the operating system takes back
+    # anyway: frozen objects are left out of that pass.
+    atexit.register(gc.freeze)
+    cli()
