@@ -1,17 +1,22 @@
 """What a process imports: `import varroom` and `varroom check --json` load only what they use
 (the bench holds `check`'s time against `import numpy`), the package's names load on first use,
-and the console script leaves nothing behind for the last collection at exit."""
+the console script leaves nothing behind for the last collection at exit, and the collector
+makes no passes while a command imports and `check` draws."""
 
 from __future__ import annotations
 
+import gc
 import json
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
 import varroom
+import varroom.cli.check as check_module
 from conftest import EXAMPLES
+from varroom.cli import collector
 
 KANE = EXAMPLES / "tottenham-sporting-2022-kane.json"
 # Libraries `check --json` never needs (rich prints the panel without --json).
@@ -101,3 +106,30 @@ def test_the_console_script_freezes_what_is_alive_at_exit() -> None:
         [sys.executable, "-c", code, str(KANE)], capture_output=True, text=True, check=True
     )
     assert done.stdout.splitlines()[-1] == "frozen True"
+
+
+def test_the_collector_is_paused_inside_and_as_it_was_after() -> None:
+    assert gc.isenabled()
+    with collector.paused():
+        assert not gc.isenabled()
+        with collector.paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # the outer pause stays
+    assert gc.isenabled()
+    with pytest.raises(RuntimeError), collector.paused():
+        raise RuntimeError
+    assert gc.isenabled()
+
+
+def test_check_judges_without_the_collector(run_cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[bool] = []
+    judge = check_module.judge
+
+    def judging(*args: Any, **kwargs: Any) -> Any:
+        seen.append(gc.isenabled())
+        return judge(*args, **kwargs)
+
+    monkeypatch.setattr(check_module, "judge", judging)
+    assert run_cli("check", str(KANE), "--json").exit_code == 0
+    assert seen == [False]
+    assert gc.isenabled()

@@ -3,15 +3,14 @@ drawn on request."""
 
 from __future__ import annotations
 
-import gc
 import json
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from importlib import import_module
 from pathlib import Path
 
 import click
 
+from varroom.cli import collector
 from varroom.cli.options import FILE, policy_option
 from varroom.engine.judge import judge
 from varroom.engine.policy import Policy
@@ -59,20 +58,6 @@ def _picture_options(command: Callable[..., None]) -> Callable[..., None]:
     return command
 
 
-@contextmanager
-def _no_cycle_collection() -> Iterator[None]:
-    """Import and draw without the garbage collector's passes: matplotlib's import and a
-    picture's artists make hundreds of thousands of objects, and the passes over them (~30 ms
-    of a `check --image`) find next to no garbage in a command that ends right after."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if collecting:
-            gc.enable()
-
-
 @click.command()
 @click.argument("file", type=FILE)
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict as one JSON object.")
@@ -92,7 +77,7 @@ def check(
 ) -> None:
     """Judge one FILE: a situation under Law 11, a penalty kick under Law 14, or a ball line
     under Laws 9 and 10 (told apart by its `kind`, docs/formats/)."""
-    with _no_cycle_collection():
+    with collector.paused():  # judged, printed and drawn: it ends right after
         _check(file, as_json, broadcast, Policy.parse(policy_text), pictures)
 
 

@@ -11,6 +11,7 @@ from typing import IO, Any
 
 import click
 
+from varroom.cli import collector
 from varroom.cli.options import FOLDER
 from varroom.errors import VarroomError
 
@@ -49,7 +50,8 @@ class _Group(click.Group):
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in _LAZY_COMMANDS:
             module, name = _LAZY_COMMANDS[cmd_name]
-            command: click.Command = getattr(import_module(module), name)
+            with collector.paused():
+                command: click.Command = getattr(import_module(module), name)
             return command
         return super().get_command(ctx, cmd_name)
 
