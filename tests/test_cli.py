@@ -78,21 +78,3 @@ def test_broadcast_without_a_camera_is_a_clean_input_error(run_cli, tmp_path):
         "$.camera: missing: --broadcast needs a camera (docs/pictures.md)"
     )
     assert not (tmp_path / "b.png").exists()
-
-
-def test_check_json_imports_only_what_judging_needs():
-    """`check --json` pays for no other command's imports (the bench holds its time)."""
-    import subprocess
-    import sys
-
-    script = (
-        "import sys; sys.argv = ['varroom', 'check', sys.argv[1], '--json']\n"
-        "from varroom.cli.main import cli\n"
-        "try:\n    cli()\nexcept SystemExit:\n    pass\n"
-        "heavy = ('kloppy', 'rich', 'scipy', 'matplotlib', 'mplsoccer', 'pandas')\n"
-        "print(sorted({m.split('.')[0] for m in sys.modules} & set(heavy)))"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", script, str(KANE)], capture_output=True, text=True, check=True
-    )
-    assert done.stdout.splitlines()[-1] == "[]"

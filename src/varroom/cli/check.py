@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from varroom.cli import collector
 from varroom.cli.options import FILE, policy_option
 from varroom.engine.judge import judge
 from varroom.engine.policy import Policy
@@ -76,7 +77,17 @@ def check(
 ) -> None:
     """Judge one FILE: a situation under Law 11, a penalty kick under Law 14, or a ball line
     under Laws 9 and 10 (told apart by its `kind`, docs/formats/)."""
-    policy = Policy.parse(policy_text)
+    with collector.paused():  # judged, printed and drawn: it ends right after
+        _check(file, as_json, broadcast, Policy.parse(policy_text), pictures)
+
+
+def _check(
+    file: Path,
+    as_json: bool,
+    broadcast: Path | None,
+    policy: Policy,
+    pictures: dict[str, Path | None],
+) -> None:
     situation = load(file)
     asked = {name: path for name, path in {**pictures, "broadcast": broadcast}.items() if path}
     drawn = _DRAWN_FOR.get(type(situation))

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import atexit
+import gc
+import os
 from importlib import import_module
 from pathlib import Path
 from typing import IO, Any
 
 import click
 
+from varroom.cli import collector
 from varroom.cli.options import FOLDER
 from varroom.errors import VarroomError
 
@@ -46,7 +50,8 @@ class _Group(click.Group):
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in _LAZY_COMMANDS:
             module, name = _LAZY_COMMANDS[cmd_name]
-            command: click.Command = getattr(import_module(module), name)
+            with collector.paused():
+                command: click.Command = getattr(import_module(module), name)
             return command
         return super().get_command(ctx, cmd_name)
 
@@ -131,4 +136,14 @@ def verify_log(db_url: str | None, data_dir: Path) -> None:
     click.echo(verify_log(db_url, data_dir))
 
 
-main = cli
+def main() -> None:
+    """The `varroom` console script: the command line, in a process of its own that ends with
+    it (tests run `cli` in theirs, so what is process-wide is set here)."""
+    # varroom's arrays are small: OpenBLAS's threads, started when numpy loads, would only spin
+    # (on a busy two-core machine, ~30 ms of `check --image`). A user's own setting wins.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    # At exit Python collects every object still alive, matplotlib's hundreds of thousands among
+    # them (~50 ms after `check --image`), to free memory the operating system takes back
+    # anyway: frozen objects are left out of that pass.
+    atexit.register(gc.freeze)
+    cli()

@@ -59,6 +59,16 @@ def overlap(a: BboxBase, b: BboxBase) -> float:
     return w * h if w > 0 and h > 0 else 0.0
 
 
+def overlaps(boxes: npt.ArrayLike, others: Sequence[BboxBase]) -> npt.NDArray[np.float64]:
+    """The area each of `boxes` (rows of x0, y0, x1, y1) shares with each of `others`, as
+    `overlap` computes it: one row per box, one column per other."""
+    a = np.asarray(boxes, dtype=float).reshape(-1, 1, 4)
+    b = np.array([other.get_points() for other in others], dtype=float).reshape(1, -1, 4)
+    w = np.minimum(a[..., 2], b[..., 2]) - np.maximum(a[..., 0], b[..., 0])
+    h = np.minimum(a[..., 3], b[..., 3]) - np.maximum(a[..., 1], b[..., 1])
+    return np.where((w > 0) & (h > 0), w * h, 0.0)
+
+
 def outside(box: BboxBase, frame: BboxBase) -> float:
     """The area of `box` that sticks out of `frame`."""
     return box.width * box.height - overlap(box, frame)

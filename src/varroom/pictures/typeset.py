@@ -168,15 +168,8 @@ def shrink_to_width(text: Text, renderer: RendererBase, width_px: float, least: 
 
 def wrap_to_width(text: Text, renderer: RendererBase, width_px: float) -> int:
     """Wrap the text's words to `width_px` as the renderer measures them; returns the lines."""
-    words = text.get_text().split()
-    lines: list[str] = []
-    for word in words:
-        trial = f"{lines[-1]} {word}" if lines else word
-        text.set_text(trial)
-        if lines and text.get_window_extent(renderer).width <= width_px:
-            lines[-1] = trial
-        else:
-            lines.append(word)
+    lines = _wrapped(text, renderer, width_px, text.get_text().split())
+    assert lines is not None  # no `most`: however many it needs
     text.set_text("\n".join(lines))
     return len(lines)
 
@@ -186,12 +179,59 @@ def fit_lines(
 ) -> None:
     """Wrap the text to `width_px` at the first of `sizes` (largest first) that needs no more
     than `max_lines` lines; at the last size however many it needs. Nothing is cut off."""
-    original = text.get_text()
-    for size in sizes:
+    words = text.get_text().split()
+    for k, size in enumerate(sizes):
         text.set_fontsize(size)
-        text.set_text(original)
-        if wrap_to_width(text, renderer, width_px) <= max_lines:
+        lines = _wrapped(
+            text, renderer, width_px, words, None if k == len(sizes) - 1 else max_lines
+        )
+        if lines is not None:
+            text.set_text("\n".join(lines))
             return
+
+
+def _wrapped(
+    text: Text, renderer: RendererBase, width_px: float, words: list[str], most: int | None = None
+) -> list[str] | None:
+    """The words in lines, each as many of the next words as fit in `width_px` (one at least),
+    measured in the text's font; None as soon as it takes more than `most` lines.
+
+    A line's width grows with each word added, so a line is found from a guess (the share of
+    the rest's width that fits) checked by a measurement or two, not by measuring it word by
+    word: the same lines as adding words while they fit, with a fraction of the measurements
+    (the costly part: the renderer lays each string out anew)."""
+
+    def width(count: int) -> float:
+        text.set_text(" ".join(words[start : start + count]))
+        return float(text.get_window_extent(renderer).width)
+
+    lines: list[str] = []
+    start = 0
+    while start < len(words):
+        if most is not None and len(lines) == most:
+            return None
+        left = len(words) - start
+        whole = width(left)
+        count = left
+        if whole > width_px:
+            # As many words as fill the share of the characters that fits.
+            room = width_px / whole * len(" ".join(words[start:]))
+            count, used = 0, -1
+            while count < left - 1 and used + 1 + len(words[start + count]) <= room:
+                used += 1 + len(words[start + count])
+                count += 1
+            count = max(count, 1)
+            if width(count) <= width_px:  # then more, while they fit
+                while width(count + 1) <= width_px:
+                    count += 1
+            else:  # else fewer, until they fit (one word goes on a line of its own)
+                count -= 1
+                while count > 1 and width(count) > width_px:
+                    count -= 1
+                count = max(count, 1)
+        lines.append(" ".join(words[start : start + count]))
+        start += count
+    return lines
 
 
 # -- roles every picture shares -----------------------------------------------------------------

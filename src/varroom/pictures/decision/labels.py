@@ -3,15 +3,15 @@ covers nothing already placed and stays inside the view (else the one that cover
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.text import Text
 from matplotlib.transforms import Bbox
 
-from varroom.pictures.placement import outside, overlap
+from varroom.pictures.placement import overlaps
 from varroom.pictures.typeset import TextStyle, renderer_of
 
 
@@ -74,27 +74,34 @@ class Placer:
         free spot, the one that covers least, or none at all when the label is `optional`."""
         x, y = self.display(xy)
         width, height = self.size(text, role)
-        best, best_cost = None, math.inf
         # Farther out only for a label with a leader line to its point.
         gaps = (
             (gap_px, gap_px + 25, gap_px + 55, gap_px + 90) if "arrowprops" in extra else (gap_px,)
         )
-        candidates = [(gap, d) for gap in gaps for d in offsets or self.OFFSETS]
-        for gap, (dx, dy) in candidates:
-            cx = x + dx * (gap + width / 2)
-            cy = y + dy * (gap * (0.45 if dx else 1.0) + height / 2)
-            box = Bbox.from_extents(
-                cx - width / 2, cy - height / 2, cx + width / 2, cy + height / 2
-            )
-            cost = sum(overlap(box, other) for other in self.taken) + 4 * outside(box, self.bounds)
-            if cost < best_cost:
-                best, best_cost = (cx - x, cy - y, box), cost
-            if cost == 0:
-                break
-        assert best is not None
-        if optional and best_cost > 0:
+        centres = [
+            (x + dx * (gap + width / 2), y + dy * (gap * (0.45 if dx else 1.0) + height / 2))
+            for gap in gaps
+            for dx, dy in offsets or self.OFFSETS
+        ]
+        boxes = [
+            (cx - width / 2, cy - height / 2, cx + width / 2, cy + height / 2) for cx, cy in centres
+        ]
+        # What each spot covers and how much of it sticks out of the view, all spots at once
+        # (box by box, the label placement took a fifth of the picture's drawing time); the
+        # areas summed in order, so that the costs are the same floats as box by box.
+        spots = np.array(boxes)
+        area = (spots[:, 2] - spots[:, 0]) * (spots[:, 3] - spots[:, 1])
+        out = (area - overlaps(spots, [self.bounds])[:, 0]).tolist()
+        costs = [
+            sum(areas) + 4 * sticking_out
+            for areas, sticking_out in zip(overlaps(spots, self.taken).tolist(), out, strict=True)
+        ]
+        # The first spot of least cost: the first free one, when one is.
+        best = min(range(len(costs)), key=costs.__getitem__)
+        if optional and costs[best] > 0:
             return None
-        ox, oy, box = best
+        cx, cy = centres[best]
+        ox, oy, box = cx - x, cy - y, Bbox.from_extents(*boxes[best])
         self.taken.append(box)
         return self.ax.annotate(
             text,

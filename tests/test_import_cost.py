@@ -1,0 +1,135 @@
+"""What a process imports: `import varroom` and `varroom check --json` load only what they use
+(the bench holds `check`'s time against `import numpy`), the package's names load on first use,
+the console script leaves nothing behind for the last collection at exit, and the collector
+makes no passes while a command imports and `check` draws."""
+
+from __future__ import annotations
+
+import gc
+import json
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+import varroom
+import varroom.cli.check as check_module
+from conftest import EXAMPLES
+from varroom.cli import collector
+
+KANE = EXAMPLES / "tottenham-sporting-2022-kane.json"
+# Libraries `check --json` never needs (rich prints the panel without --json).
+HEAVY = {"kloppy", "rich", "scipy", "matplotlib", "mplsoccer", "pandas", "PIL"}
+# The parts of varroom judging a situation never needs.
+OTHER_PARTS = (
+    "varroom.engine.ball_line",
+    "varroom.engine.penalty",
+    "varroom.pictures",
+    "varroom.still",
+    "varroom.serve",
+    "varroom.audit",
+    "varroom.match",
+    "varroom.live",
+    "varroom.season",
+)
+
+
+def modules_after(code: str, *args: str) -> set[str]:
+    """The modules loaded once `code` has run in a fresh interpreter (with `args` as argv)."""
+    script = f"import sys\n{code}\nimport json\nprint(json.dumps(sorted(sys.modules)))"
+    done = subprocess.run(
+        [sys.executable, "-c", script, *args], capture_output=True, text=True, check=True
+    )
+    loaded: set[str] = set(json.loads(done.stdout.splitlines()[-1]))
+    return loaded
+
+
+def under(modules: set[str], prefixes: tuple[str, ...] | set[str]) -> set[str]:
+    return {m for m in modules if any(m == p or m.startswith(p + ".") for p in prefixes)}
+
+
+def test_import_varroom_loads_no_part_of_it() -> None:
+    loaded = modules_after("import varroom")
+    assert under(loaded, ("varroom",)) == {"varroom"}
+    assert under(loaded, HEAVY | {"numpy"}) == set()
+
+
+def test_a_name_loads_its_own_part_only() -> None:
+    loaded = modules_after("from varroom import judge")
+    assert "varroom.engine.judge" in loaded
+    assert under(loaded, OTHER_PARTS) == set()
+
+
+def test_check_json_imports_only_what_judging_a_situation_needs() -> None:
+    """Through the console script's own entry point, as `varroom check` runs."""
+    code = (
+        "sys.argv = ['varroom', 'check', sys.argv[1], '--json']\n"
+        "from varroom.cli import main\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass"
+    )
+    loaded = modules_after(code, str(KANE))
+    assert "varroom.engine.judge" in loaded  # it did judge
+    assert under(loaded, HEAVY) == set()
+    assert under(loaded, OTHER_PARTS) == set()
+
+
+@pytest.mark.parametrize("name", varroom.__all__)
+def test_every_public_name_is_the_one_its_module_defines(name: str) -> None:
+    value = getattr(varroom, name)
+    module = sys.modules[value.__module__]
+    assert getattr(module, name) is value
+    assert name in dir(varroom)
+
+
+def test_star_import_gives_every_public_name() -> None:
+    names: dict[str, object] = {}
+    exec("from varroom import *", names)
+    assert set(varroom.__all__) <= set(names)
+
+
+def test_an_unknown_name_is_an_attribute_error() -> None:
+    with pytest.raises(AttributeError, match="no attribute 'judge_everything'"):
+        _ = varroom.judge_everything  # type: ignore[attr-defined]
+
+
+def test_the_console_script_freezes_what_is_alive_at_exit() -> None:
+    """The last collection skips frozen objects: after `main`, at exit, all are frozen."""
+    code = (
+        "import atexit, gc, sys\n"
+        "sys.argv = ['varroom', 'check', sys.argv[1], '--json']\n"
+        "from varroom.cli import main\n"
+        "atexit.register(lambda: print('frozen', gc.get_freeze_count() > 0))\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(KANE)], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.splitlines()[-1] == "frozen True"
+
+
+def test_the_collector_is_paused_inside_and_as_it_was_after() -> None:
+    assert gc.isenabled()
+    with collector.paused():
+        assert not gc.isenabled()
+        with collector.paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # the outer pause stays
+    assert gc.isenabled()
+    with pytest.raises(RuntimeError), collector.paused():
+        raise RuntimeError
+    assert gc.isenabled()
+
+
+def test_check_judges_without_the_collector(run_cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[bool] = []
+    judge = check_module.judge
+
+    def judging(*args: Any, **kwargs: Any) -> Any:
+        seen.append(gc.isenabled())
+        return judge(*args, **kwargs)
+
+    monkeypatch.setattr(check_module, "judge", judging)
+    assert run_cli("check", str(KANE), "--json").exit_code == 0
+    assert seen == [False]
+    assert gc.isenabled()
