@@ -6,6 +6,7 @@ table names a figure, the reference it is read against, and the goal where the i
 
 from __future__ import annotations
 
+import compileall
 import json
 import os
 import platform
@@ -90,6 +91,9 @@ def load_average() -> str:
 
 def bench_cli() -> dict[str, Any]:
     varroom_bin = str(Path(sys.executable).with_name("varroom"))
+    # Time varroom as installed: pip compiles a package's modules (numpy's are); where
+    # PYTHONDONTWRITEBYTECODE is set, this checkout would compile ~50 of them at every run.
+    compileall.compile_dir(ROOT / "src" / "varroom", quiet=1)
     load = load_average()
     with tempfile.TemporaryDirectory() as tmp:
         walls = interleaved_wall_s(
