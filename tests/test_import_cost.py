@@ -51,7 +51,8 @@ def under(modules: set[str], prefixes: tuple[str, ...] | set[str]) -> set[str]:
 
 def test_import_varroom_loads_no_part_of_it() -> None:
     loaded = modules_after("import varroom")
-    assert under(loaded, ("varroom",)) == {"varroom"}
+    # The package and what resolves its names on first use, nothing else.
+    assert under(loaded, ("varroom",)) == {"varroom", "varroom.lazy_names"}
     assert under(loaded, HEAVY | {"numpy"}) == set()
 
 
@@ -133,3 +134,19 @@ def test_check_judges_without_the_collector(run_cli, monkeypatch: pytest.MonkeyP
     assert run_cli("check", str(KANE), "--json").exit_code == 0
     assert seen == [False]
     assert gc.isenabled()
+
+
+def test_a_lazy_name_is_kept_a_moved_one_warns_each_time_and_an_unknown_one_is_refused() -> None:
+    import varroom.pictures
+    import varroom.render
+
+    scene = varroom.pictures.write_scene
+    assert vars(varroom.pictures)["write_scene"] is scene  # imported once, then an attribute
+    assert "write_scene" in dir(varroom.pictures)
+    for _ in range(2):
+        with pytest.warns(DeprecationWarning, match="varroom.pictures.decision.write_decision"):
+            old = varroom.render.render_png
+    assert "render_png" not in vars(varroom.render)
+    assert old is varroom.pictures.write_decision
+    with pytest.raises(AttributeError, match="'varroom.pictures' has no attribute 'nothing'"):
+        _ = varroom.pictures.nothing  # type: ignore[attr-defined]

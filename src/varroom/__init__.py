@@ -9,8 +9,9 @@ import judge` imports the offside engine only.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from varroom.lazy_names import lazy_names
 
 if TYPE_CHECKING:
     from varroom.engine.ball_line import judge_ball_line
@@ -74,16 +75,4 @@ __all__ = [
     "parse_penalty_kick",
     "parse_situation",
 ]
-
-
-def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'varroom' has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_WHERE])
+__getattr__, __dir__ = lazy_names(__name__, _WHERE)

@@ -1,8 +1,9 @@
 """Whole matches from providers' files: tracking frames, events, pitch and directions."""
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from varroom.errors import DataError
+from varroom.lazy_names import lazy_names
 from varroom.match.tracking import (
     DirectionSource,
     EventKind,
@@ -18,15 +19,9 @@ if TYPE_CHECKING:
     from varroom.match.load import load_match
 
 
-def __getattr__(name: str) -> Any:
-    # The readers import kloppy, slow to import: a module that only needs MatchTracking (a
-    # synthetic match, an audit of one already loaded) does not pay for them.
-    if name == "load_match":
-        from varroom.match.load import load_match
-
-        return load_match
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
+# The readers import kloppy, slow to import: a module that only needs MatchTracking (a
+# synthetic match, an audit of one already loaded) does not pay for them.
+__getattr__, __dir__ = lazy_names(__name__, {"load_match": "varroom.match.load"})
 
 __all__ = [
     "DataError",

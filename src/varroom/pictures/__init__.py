@@ -12,9 +12,9 @@ matplotlib (the scene needs none).
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from varroom.lazy_names import lazy_names
 from varroom.output_file import OutputError
 
 if TYPE_CHECKING:
@@ -29,17 +29,17 @@ if TYPE_CHECKING:
 PictureError = OutputError
 
 _WHERE = {
-    "draw_decision": "decision",
-    "write_decision": "decision",
-    "ClipFrame": "clip",
-    "clip_frames": "clip",
-    "write_clip": "clip",
-    "scene_data": "scene",
-    "write_scene": "scene",
-    "draw_screen": "screen",
-    "write_screen": "screen",
-    "draw_broadcast": "broadcast",
-    "write_broadcast": "broadcast",
+    "draw_decision": "varroom.pictures.decision",
+    "write_decision": "varroom.pictures.decision",
+    "ClipFrame": "varroom.pictures.clip",
+    "clip_frames": "varroom.pictures.clip",
+    "write_clip": "varroom.pictures.clip",
+    "scene_data": "varroom.pictures.scene",
+    "write_scene": "varroom.pictures.scene",
+    "draw_screen": "varroom.pictures.screen",
+    "write_screen": "varroom.pictures.screen",
+    "draw_broadcast": "varroom.pictures.broadcast",
+    "write_broadcast": "varroom.pictures.broadcast",
 }
 
 __all__ = [
@@ -56,16 +56,4 @@ __all__ = [
     "write_scene",
     "write_screen",
 ]
-
-
-def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'varroom.pictures' has no attribute {name!r}")
-    value = getattr(import_module(f"varroom.pictures.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_WHERE])
+__getattr__, __dir__ = lazy_names(__name__, _WHERE)

@@ -5,9 +5,9 @@ here for one release, with a DeprecationWarning; importing this module imports n
 
 from __future__ import annotations
 
-import warnings
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from varroom.lazy_names import lazy_names
 
 if TYPE_CHECKING:
     from varroom.pictures.decision import DPI, HEIGHT_PX, WIDTH_PX
@@ -15,30 +15,15 @@ if TYPE_CHECKING:
     from varroom.pictures.decision import draw_decision as draw
     from varroom.pictures.decision import write_decision as render_png
 
-# The old name -> the new one, in varroom.pictures.decision.
+# The old name -> where it is now.
 _MOVED = {
-    "render_png": "write_decision",
-    "draw": "draw_decision",
-    "RenderError": "RenderError",
-    "DPI": "DPI",
-    "WIDTH_PX": "WIDTH_PX",
-    "HEIGHT_PX": "HEIGHT_PX",
+    "render_png": "varroom.pictures.decision:write_decision",
+    "draw": "varroom.pictures.decision:draw_decision",
+    "RenderError": "varroom.pictures.decision",
+    "DPI": "varroom.pictures.decision",
+    "WIDTH_PX": "varroom.pictures.decision",
+    "HEIGHT_PX": "varroom.pictures.decision",
 }
 
 __all__ = ["DPI", "HEIGHT_PX", "WIDTH_PX", "RenderError", "draw", "render_png"]
-
-
-def __getattr__(name: str) -> Any:
-    new = _MOVED.get(name)
-    if new is None:
-        raise AttributeError(f"module 'varroom.render' has no attribute {name!r}")
-    warnings.warn(
-        f"varroom.render.{name} is deprecated: use varroom.pictures.decision.{new}",
-        DeprecationWarning,
-        stacklevel=2,
-    )
-    return getattr(import_module("varroom.pictures.decision"), new)
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_MOVED])
+__getattr__, __dir__ = lazy_names(__name__, _MOVED, moved=True)
