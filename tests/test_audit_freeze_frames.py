@@ -241,6 +241,7 @@ def whole_match() -> tuple[MatchTracking, StatsBombFacts, Audit]:
     return _audit(FULL)
 
 
+@pytest.mark.shared_data
 def test_the_whole_match_as_docs_statsbomb_euro2020_tells_it(
     whole_match: tuple[MatchTracking, StatsBombFacts, Audit],
 ) -> None:
@@ -255,6 +256,7 @@ def test_the_whole_match_as_docs_statsbomb_euro2020_tells_it(
     assert len(call_phases(match, audit, facts)) == 6
 
 
+@pytest.mark.shared_data
 def test_every_incident_of_the_match_is_judged_the_same_from_its_situation_file(
     whole_match: tuple[MatchTracking, StatsBombFacts, Audit],
 ) -> None:

@@ -338,6 +338,7 @@ def test_progress_is_reported() -> None:
     assert calls and calls[-1][0] == calls[-1][1]
 
 
+@pytest.mark.shared_data
 def test_broadcast_tracking_of_a_real_match() -> None:
     match = load_match(
         "skillcorner",

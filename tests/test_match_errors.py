@@ -51,6 +51,7 @@ def test_empty_file(write: Callable[..., Path], fast: bool) -> None:
         skillcorner(fast, meta_data=empty)
 
 
+@pytest.mark.shared_data
 @BOTH_READERS
 def test_missing_file(tmp_path: Path, fast: bool) -> None:
     missing = tmp_path / "structured_data.json"
@@ -58,6 +59,7 @@ def test_missing_file(tmp_path: Path, fast: bool) -> None:
         skillcorner(fast, raw_data=missing)
 
 
+@pytest.mark.shared_data
 @BOTH_READERS
 def test_truncated_json(write: Callable[..., Path], fast: bool) -> None:
     text = MATCH_DATA.read_text(encoding="utf-8")
@@ -66,6 +68,7 @@ def test_truncated_json(write: Callable[..., Path], fast: bool) -> None:
         skillcorner(fast, meta_data=truncated)
 
 
+@pytest.mark.shared_data
 @BOTH_READERS
 def test_json_cut_after_a_whole_record_is_malformed(write: Callable[..., Path], fast: bool) -> None:
     text = FRAMES.read_text(encoding="utf-8")
@@ -74,6 +77,7 @@ def test_json_cut_after_a_whole_record_is_malformed(write: Callable[..., Path], 
         skillcorner(fast, raw_data=cut)
 
 
+@pytest.mark.shared_data
 @BOTH_READERS
 def test_missing_pitch_dimensions(write: Callable[..., Path], fast: bool) -> None:
     meta = json.loads(MATCH_DATA.read_text(encoding="utf-8"))
@@ -83,6 +87,7 @@ def test_missing_pitch_dimensions(write: Callable[..., Path], fast: bool) -> Non
         skillcorner(fast, meta_data=no_pitch)
 
 
+@pytest.mark.shared_data
 def test_missing_pitch_dimensions_in_epts_metadata(write: Callable[..., Path]) -> None:
     text = (EPTS / "epts_metrica_metadata.xml").read_text(encoding="utf-8")
     no_pitch = write(
@@ -92,6 +97,7 @@ def test_missing_pitch_dimensions_in_epts_metadata(write: Callable[..., Path]) -
         load_match("metrica", meta_data=no_pitch, raw_data=EPTS / "epts_metrica_tracking.txt")
 
 
+@pytest.mark.shared_data
 def test_file_of_another_format() -> None:
     sportec_events = SPORTEC / "sportec_events.xml"
     with raises_naming(sportec_events, "not JSON"):
@@ -102,12 +108,14 @@ def test_file_of_another_format() -> None:
         )
 
 
+@pytest.mark.shared_data
 def test_file_of_another_provider() -> None:
     lineup = STATSBOMB / "statsbomb_3788741_lineup.json"
     with raises_naming(lineup, 'does not look like skillcorner meta_data: no "home_team"'):
         load_match("skillcorner", meta_data=lineup, raw_data=FRAMES)
 
 
+@pytest.mark.shared_data
 def test_files_swapped() -> None:
     with raises_naming(FRAMES, "does not look like statsbomb lineup_data"):
         load_match(

@@ -70,6 +70,7 @@ def assert_same_match(fast: MatchTracking, kloppy: MatchTracking) -> None:
         assert getattr(fast, name) == getattr(kloppy, name), name
 
 
+@pytest.mark.shared_data
 @pytest.mark.parametrize("name", list(FILES))
 def test_fast_reader_equals_kloppy(name: str) -> None:
     fast, kloppy = load(name, fast=True), load(name, fast=False)
@@ -77,6 +78,7 @@ def test_fast_reader_equals_kloppy(name: str) -> None:
     assert np.isfinite(fast.players_m).any() and np.isfinite(fast.ball_m[:, :2]).all()
 
 
+@pytest.mark.shared_data
 def test_epts_frames() -> None:
     match = load("epts", fast=True)
     assert match.players_m.shape == (100, 22, 2)
@@ -88,6 +90,7 @@ def test_epts_frames() -> None:
     assert {attack.source for attack in match.attack} == {DirectionSource.METADATA}
 
 
+@pytest.mark.shared_data
 def test_epts_empty_fields_are_nan(write: Callable[[str, bytes], Path]) -> None:
     lines = EPTS_FRAMES.read_bytes().splitlines()
     # The first player's fields emptied in the first frame, as kloppy's own test file has them.
@@ -98,6 +101,7 @@ def test_epts_empty_fields_are_nan(write: Callable[[str, bytes], Path]) -> None:
     assert np.isnan(fast.players_m[0, 0]).all() and not np.isnan(fast.players_m[1, 0]).any()
 
 
+@pytest.mark.shared_data
 def test_epts_frames_outside_every_period_are_left_out(
     write: Callable[[str, bytes], Path],
 ) -> None:
@@ -109,6 +113,7 @@ def test_epts_frames_outside_every_period_are_left_out(
     np.testing.assert_array_equal(match.players_m, load("epts", True).players_m)
 
 
+@pytest.mark.shared_data
 def test_sportec_referees_are_nobody() -> None:
     with_referees, without = load("sportec_referees", fast=True), load("sportec", fast=True)
     np.testing.assert_array_equal(with_referees.player_ids, without.player_ids)
@@ -124,6 +129,7 @@ def raises_naming(path: Path, message: str) -> pytest.RaisesExc:
     return pytest.raises(DataError, match=re.escape(str(path)) + ".*" + message)
 
 
+@pytest.mark.shared_data
 def test_epts_truncated_frames(write: Callable[[str, bytes], Path]) -> None:
     text = EPTS_FRAMES.read_bytes()
     cut = write("tracking.txt", text[: len(text) // 2 + 100])  # in the middle of line 51
@@ -131,12 +137,14 @@ def test_epts_truncated_frames(write: Callable[[str, bytes], Path]) -> None:
         load("epts", True, raw_data=cut)
 
 
+@pytest.mark.shared_data
 def test_epts_wrong_frames_file() -> None:
     positions = SPORTEC / "sportec_positional.xml"
     with raises_naming(positions, "not Metrica EPTS frames"):
         load("epts", True, raw_data=positions)
 
 
+@pytest.mark.shared_data
 def test_epts_wrong_metadata(write: Callable[[str, bytes], Path]) -> None:
     # Metrica's marker, but no EPTS metadata inside.
     meta = write("metadata.xml", b"<main><Metadata><Teams/></Metadata></main>")
@@ -144,6 +152,7 @@ def test_epts_wrong_metadata(write: Callable[[str, bytes], Path]) -> None:
         load("epts", True, meta_data=meta)
 
 
+@pytest.mark.shared_data
 @pytest.mark.parametrize("fast", [True, False], ids=["fast", "kloppy"])
 def test_epts_missing_pitch(write: Callable[[str, bytes], Path], fast: bool) -> None:
     text = EPTS_META.read_bytes()
@@ -152,6 +161,7 @@ def test_epts_missing_pitch(write: Callable[[str, bytes], Path], fast: bool) -> 
         load("epts", fast, meta_data=meta)
 
 
+@pytest.mark.shared_data
 def test_sportec_positions_cut_after_a_frame_set(write: Callable[[str, bytes], Path]) -> None:
     text = (SPORTEC / "sportec_positional.xml").read_bytes()
     cut = write("positions.xml", text[: text.index(b"</FrameSet>") + len(b"</FrameSet>")])
@@ -159,6 +169,7 @@ def test_sportec_positions_cut_after_a_frame_set(write: Callable[[str, bytes], P
         load("sportec", True, raw_data=cut)
 
 
+@pytest.mark.shared_data
 def test_sportec_wrong_metadata(write: Callable[[str, bytes], Path]) -> None:
     events = SPORTEC / "sportec_events.xml"
     with raises_naming(events, "does not look like sportec meta_data"):

@@ -22,6 +22,7 @@ from varroom.match import (
 from varroom.model.situation import Direction, Pitch
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+pytestmark = pytest.mark.shared_data
 STATSBOMB = DATA / "statsbomb-360-euro2020-3788741"
 SKILLCORNER = DATA / "skillcorner-opendata-2417"
 METRICA = DATA / "metrica-sample-data"

@@ -18,6 +18,7 @@ from varroom.match import MatchTracking, load_match
 
 FRAMES = Path(__file__).parent / "files" / "skillcorner_2417_frames.json"
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+pytestmark = pytest.mark.shared_data
 MATCH_DATA = DATA / "skillcorner-opendata-2417" / "match_data.json"
 COLUMNS = ("t_s", "period", "ball_m", "players_m", "player_ids", "player_teams", "goalkeeper")
 
