@@ -275,7 +275,7 @@ function renderIncident() {
   const d = state.current;
   $("title").textContent = d.title;
   const meta = d.meta || {};
-  const sub = [d.source_name, meta.competition, meta.date, d.on_field && d.on_field.decision ? `on-field call: ${d.on_field.decision}` : null]
+  const sub = [d.source_name, meta.competition, meta.date, d.on_field && d.on_field.decision ? `on-field call: ${PARTS(d.on_field.decision)}` : null]
     .filter(Boolean)
     .join(" \u00b7 ");
   $("subtitle").textContent = sub;
@@ -342,10 +342,9 @@ function renderBallLine() {
     ["line", v.line ? LINE_WORDS(v.line) : `none (nearest: ${LINE_WORDS(v.nearest_line)})`],
     ["margin", `${mm(v.margin_m)} \u00b1 ${(1.96 * v.margin_se_m * 1000).toFixed(1)} mm (95%)`],
     ["P(wholly over)", PERCENT(v.probability)],
-    ["wholly over at", v.crossed_at_t === null ? "never" : `t = ${v.crossed_at_t.toFixed(3)} s`],
     ["samples alone", mm(v.samples_margin_m) + (v.peak_between_samples ? " (the furthest point is between two samples)" : "")],
     ["on-field call", v.on_field_decision ? PARTS(v.on_field_decision) : "none"],
-    ["tracking", `${PARTS(v.noise.source)}, \u03c3 ${(v.noise.ball_sd_m * 1000).toFixed(1)} mm`],
+    ["tracking", `${v.noise.source.replace("optical_", "optical, ").replace(/hz$/, " Hz")}, \u03c3 ${(v.noise.ball_sd_m * 1000).toFixed(1)} mm`],
   ];
   $("bl-facts").replaceChildren(...rows.flatMap(([term, value]) => [h("dt", {}, term), h("dd", {}, value)]));
 }
@@ -400,10 +399,13 @@ function renderVerdict() {
   $("reason").textContent = v.reason;
   const audit = d.meta && d.meta.audit;
   const auditNote = $("audit-note");
-  auditNote.hidden = !(audit && audit.status && audit.reason);
-  if (!auditNote.hidden) {
-    auditNote.replaceChildren(h("strong", {}, `Match audit: ${CALL[audit.status] || audit.status}. `), audit.reason);
-  }
+  // A ball line's audit says what it found (a missed ball-out, a goal-line moment); its verdict is the one shown.
+  const said = !audit ? null
+    : audit.status && audit.reason ? [`Match audit: ${CALL[audit.status] || audit.status}. `, audit.reason]
+    : audit.kind === "ball_line" ? [`Match audit: ${PARTS(audit.what)}${audit.clock ? ` at ${audit.clock}` : ""}. `, audit.goal_after_ball_out ? "A goal after a ball out of play earlier in the same play." : ""]
+    : null;
+  auditNote.hidden = !said;
+  if (said) auditNote.replaceChildren(h("strong", {}, said[0]), said[1]);
 }
 
 function renderChanged() {
