@@ -90,6 +90,21 @@ def post(room: TestClient, body: bytes, name: str = "ball.json") -> Any:
     )
 
 
+def decide(
+    room: TestClient, incident: str, reviewer: str, decision: str, tag: str | None = None
+) -> Any:
+    """A decision; with `tag`, on the facts at that version (If-Match)."""
+    body = {"reviewer": reviewer, "decision": decision, "duration_s": 9}
+    return room.post(f"{incident}/decisions", json=body, headers={"if-match": tag} if tag else {})
+
+
+# A match's files as the page sends them: the runner here ignores them.
+AUDIT_FORM: dict[str, Any] = {
+    "data": {"provider": "skillcorner", "roles": ["raw_data"]},
+    "files": [("files", ("t.jsonl", b"{}", "application/octet-stream"))],
+}
+
+
 def upload(room: TestClient, path: Path) -> str:
     response = post(room, path.read_bytes(), path.name)
     assert response.status_code == 201, response.text
@@ -153,19 +168,11 @@ def test_an_uploaded_ball_line_is_judged_pictured_and_decided(room: TestClient) 
     assert [(q["status"], q["verdict"]["margin_text"]) for q in queued] == [("goal", "+6.0 mm")]
     picture = room.get(f"{incident}/image.png")
     assert picture.status_code == 200 and picture.content.startswith(b"\x89PNG")
-    tag = room.get(incident).headers["etag"]
-    confirmed = room.post(
-        f"{incident}/decisions",
-        json={"reviewer": "Ana", "decision": "confirm", "duration_s": 9},
-        headers={"if-match": tag},
-    )
+    confirmed = decide(room, incident, "Ana", "confirm", room.get(incident).headers["etag"])
     assert confirmed.status_code == 201, confirmed.text
     entry = confirmed.json()
     assert (entry["outcome"], entry["engine_status"], entry["facts"]) == ("goal", "goal", {})
-    overturned = room.post(
-        f"{incident}/decisions",
-        json={"reviewer": "Ben", "decision": "in_play", "duration_s": 14},
-    ).json()
+    overturned = decide(room, incident, "Ben", "in_play").json()
     assert overturned["outcome"] == "in_play" and overturned["conflicts_with"] == [entry["id"]]
     assert room.get(incident).json()["conflict"] is True
     exported = csv.DictReader(io.StringIO(room.get("/api/decisions.csv").text))
@@ -187,13 +194,8 @@ def test_over_the_bar_is_out_of_play_and_pictured(room: TestClient) -> None:
 
 def test_a_ball_line_takes_its_own_decisions_and_no_facts(room: TestClient) -> None:
     ball, kick = upload(room, GOAL_BY_MM), upload(room, ENCROACHED)
-
-    def decide(incident: str, decision: str) -> Any:
-        body = {"reviewer": "Ana", "decision": decision, "duration_s": 3}
-        return room.post(f"{incident}/decisions", json=body)
-
     for incident, decision in ((ball, "offside"), (ball, "retake"), (kick, "out_of_play")):
-        refused = decide(incident, decision)
+        refused = decide(room, incident, "Ana", decision)
         assert (refused.status_code, refused.json()["where"]) == (422, "$.decision")
     for facts, where in (
         ({"plays": [{"touch": 0, "kind": "save"}]}, "$.plays"),
@@ -233,17 +235,14 @@ def test_the_room_judges_an_audits_ball_lines_as_the_audit_did_and_adds_none_twi
 ) -> None:
     found = audited_ball_lines()
     assert len({b.verdict.decision for b in found}) >= 2, found
-
-    def audit() -> dict[str, Any]:
-        started = room.post(
-            "/api/audits",
-            data={"provider": "skillcorner", "roles": ["raw_data"]},
-            files=[("files", ("t.jsonl", b"{}", "application/octet-stream"))],
-        ).json()
-        return wait_for(room, started["id"])
-
-    first = audit()
-    assert (first["state"], first["incidents_added"]) == ("done", len(found)), first
+    # The same files twice: the second audit finds the same ball lines and adds none.
+    for added, known in ((len(found), 0), (0, len(found))):
+        done = wait_for(room, room.post("/api/audits", **AUDIT_FORM).json()["id"])
+        assert (done["state"], done["incidents_added"], done["incidents_known"]) == (
+            "done",
+            added,
+            known,
+        ), done
     shown = []
     for item in room.get("/api/situations").json():
         detail = room.get(f"/api/situations/{item['id']}").json()
@@ -252,5 +251,3 @@ def test_the_room_judges_an_audits_ball_lines_as_the_audit_did_and_adds_none_twi
         assert {**audited["verdict"], "status": audited["verdict"]["decision"]} == detail["verdict"]
         shown.append((audited["t_s"], detail["status"]))
     assert sorted(shown) == sorted((round(b.t_s, 3), b.verdict.decision.value) for b in found)
-    second = audit()
-    assert (second["incidents_added"], second["incidents_known"]) == (0, len(found))

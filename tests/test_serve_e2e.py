@@ -450,8 +450,6 @@ def test_a_ball_line_is_shown_and_decided(browser: Any, tmp_path: Path, shots: P
     with serve_in_thread(app) as url:
         page, errors = _page(browser)
         page.goto(f"{url}/#{sid}")
-        page.fill("#reviewer", "P. Referee")
-        page.locator("#reviewer").blur()
         sync_api.expect(page.locator("#verdict-call")).to_have_text("GOAL")
         sync_api.expect(page.locator("#verdict-margin")).to_have_text("+6.0 mm")
         sync_api.expect(page.locator("#verdict-margin-note")).to_have_text(
@@ -467,6 +465,8 @@ def test_a_ball_line_is_shown_and_decided(browser: Any, tmp_path: Path, shots: P
         sync_api.expect(page.locator(".decide-btn[data-decision='retake']")).to_be_hidden()
         page.wait_for_selector("#picture:not([hidden])", timeout=PICTURE_S)
         page.wait_for_selector("#picture-frame:not(.loading)", timeout=PICTURE_S)
+        page.fill("#reviewer", "P. Referee")
+        page.locator("#reviewer").blur()
         page.screenshot(path=str(shots / "review-room-ball-line.png"))
         page.click("#decide-confirm")
         sync_api.expect(page.locator("#incident-log tr").first).to_contain_text("GOAL")
