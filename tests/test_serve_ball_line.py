@@ -165,7 +165,9 @@ def test_an_uploaded_ball_line_is_judged_pictured_and_decided(room: TestClient) 
     assert detail["on_field"] == {"decision": "no_goal"}
     assert (detail["facts"], detail["changes"]) == ({}, [])
     queued = room.get("/api/situations").json()
-    assert [(q["status"], q["verdict"]["margin_text"]) for q in queued] == [("goal", "+6.0 mm")]
+    assert [(q["status"], q["verdict"]["who"], q["verdict"]["margin_text"]) for q in queued] == [
+        ("goal", "ball", "+6.0 mm")
+    ]
     picture = room.get(f"{incident}/image.png")
     assert picture.status_code == 200 and picture.content.startswith(b"\x89PNG")
     confirmed = decide(room, incident, "Ana", "confirm", room.get(incident).headers["etag"])

@@ -452,6 +452,7 @@ def test_a_ball_line_is_shown_and_decided(browser: Any, tmp_path: Path, shots: P
         page.goto(f"{url}/#{sid}")
         sync_api.expect(page.locator("#verdict-call")).to_have_text("GOAL")
         sync_api.expect(page.locator("#verdict-margin")).to_have_text("+6.0 mm")
+        sync_api.expect(page.locator(".qi-verdict").first).to_contain_text("ball +6.0 mm")
         sync_api.expect(page.locator("#verdict-margin-note")).to_have_text(
             "wholly over the goal line at +x"
         )

@@ -81,6 +81,7 @@ def summary(verdict: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, A
         "offender": verdict.get("offender"),
         "player": player,
         "player_name": names.get(player, player) if player else None,
+        "who": who,  # whose margin it is: the player's name, or the ball
         "margin_m": margin,
         "margin_text": margin_text(margin, words),
         "label": label,

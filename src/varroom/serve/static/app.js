@@ -212,7 +212,8 @@ function renderQueue() {
           "span",
           { class: "qi-verdict" },
           h("span", { class: `pill s-${item.status}` }, v.call),
-          v.player_name ? h("span", { class: "muted" }, `${v.player_name} ${v.margin_text}`) : null,
+          // `who`: the player's name or the ball (a row queued before it was added: the name).
+          (v.who || v.player_name) ? h("span", { class: "muted" }, `${v.who || v.player_name} ${v.margin_text}`) : null,
         ),
       );
     }),
