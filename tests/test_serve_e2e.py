@@ -438,3 +438,45 @@ def test_focus_is_visible_on_every_keyboard_reachable_control(browser: Any, tmp_
             assert unseen == [], unseen
             assert errors == [], errors
             page.close()
+
+
+GOAL_BY_MM = ROOT / "examples" / "ball-line" / "goal-by-millimetres.json"
+
+
+def test_a_ball_line_is_shown_and_decided(browser: Any, tmp_path: Path, shots: Path) -> None:
+    app = _app(None, None, tmp_path / "data", prewarm_render=True)
+    data = __import__("json").loads(GOAL_BY_MM.read_text())
+    sid = app.state.room.queue.add(data, "goal-by-millimetres.json")["id"]
+    with serve_in_thread(app) as url:
+        page, errors = _page(browser)
+        page.goto(f"{url}/#{sid}")
+        sync_api.expect(page.locator("#verdict-call")).to_have_text("GOAL")
+        sync_api.expect(page.locator("#verdict-margin")).to_have_text("+6.0 mm")
+        sync_api.expect(page.locator(".qi-verdict").first).to_contain_text("ball +6.0 mm")
+        sync_api.expect(page.locator("#verdict-margin-note")).to_have_text(
+            "wholly over the goal line at +x"
+        )
+        sync_api.expect(page.locator("#verdict-who")).to_contain_text("P(wholly over)")
+        sync_api.expect(page.locator("#bl-facts")).to_contain_text("on-field call")
+        sync_api.expect(page.locator("#bl-facts")).to_contain_text("no goal")
+        sync_api.expect(page.locator("#reason")).to_contain_text("goal line")
+        # Only what a ball line has: no chain of touches, no offside or penalty buttons.
+        sync_api.expect(page.locator("#chain")).to_be_hidden()
+        sync_api.expect(page.locator("#decide-offside")).to_be_hidden()
+        sync_api.expect(page.locator(".decide-btn[data-decision='retake']")).to_be_hidden()
+        page.wait_for_selector("#picture:not([hidden])", timeout=PICTURE_S)
+        page.wait_for_selector("#picture-frame:not(.loading)", timeout=PICTURE_S)
+        page.fill("#reviewer", "P. Referee")
+        page.locator("#reviewer").blur()
+        page.screenshot(path=str(shots / "review-room-ball-line.png"))
+        page.click("#decide-confirm")
+        sync_api.expect(page.locator("#incident-log tr").first).to_contain_text("GOAL")
+        page.click(".decide-btn[data-decision='in_play']")
+        sync_api.expect(page.locator("#incident-log tr").first).to_contain_text("IN PLAY")
+        entries = httpx.get(f"{url}/api/decisions.json").json()
+        assert [(e["decision"], e["outcome"]) for e in entries] == [
+            ("confirm", "goal"),
+            ("in_play", "in_play"),
+        ]
+        assert errors == [], errors
+        page.close()

@@ -52,6 +52,9 @@ class BallLineIncident:
     between_frames: bool = False  # a ball-out only the path between two frames shows
     # A goal: the earlier missed ball-out in the same play (its t_s), if any.
     out_before_goal_t_s: float | None = None
+    # The ball line judged, as a file would give it (the review room queues it). None for a
+    # goal-line moment: `audit.ball_out.GoalLineMoment` keeps only its verdict.
+    case: BallLineCase | None = None
 
     @property
     def kind(self) -> IncidentKind:
@@ -86,14 +89,16 @@ def ball_line_incidents(match: MatchTracking, scan: BallOutScan) -> tuple[BallLi
 
 def missed_incident(match: MatchTracking, out: BallOut) -> BallLineIncident:
     """A ball-out play went on after, judged on its frames."""
+    case = case_of_frames(match, out.start_frame, out.end_frame)
     return BallLineIncident(
         BallLineWhat.MISSED_BALL_OUT,
         out.period,
         out.t_s,
         out.start_frame,
         out.end_frame,
-        judge_frames(match, out.start_frame, out.end_frame),
+        judge_ball_line(case),
         between_frames=out.between_frames,
+        case=case,
     )
 
 
@@ -116,7 +121,7 @@ def goal_line_incident(
     )
 
 
-def judge_frames(match: MatchTracking, start: int, end: int) -> BallLineVerdict:
+def case_of_frames(match: MatchTracking, start: int, end: int) -> BallLineCase:
     """The ball line of frames `start`..`end` of one period and `WINDOW_FRAMES` either side."""
     period = match.period[start]
     lo, hi = max(start - WINDOW_FRAMES, 0), min(end + WINDOW_FRAMES + 1, len(match.t_s))
@@ -125,13 +130,12 @@ def judge_frames(match: MatchTracking, start: int, end: int) -> BallLineVerdict:
     xyz = match.ball_m[frames]
     xyz = np.column_stack([xyz[:, :2], np.nan_to_num(xyz[:, 2], nan=BALL_RADIUS_M)])
     source = BallTrackingSource.nearest(match.frame_rate_hz or 25.0)
-    case = BallLineCase(
+    return BallLineCase(
         BallTrack(match.t_s[frames], xyz),
         pitch=match.pitch,
         ball_radius_m=BALL_RADIUS_M,
         noise=BallNoise(source, BALL_SD_DEFAULTS_M[source]),
     )
-    return judge_ball_line(case)
 
 
 def out_before(match: MatchTracking, scan: BallOutScan, period: int, frame: int) -> BallOut | None:

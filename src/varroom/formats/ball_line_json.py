@@ -45,6 +45,28 @@ def ball_line_from_dict(data: Any, source: str = "<ball line>") -> BallLineCase:
     return _Reader(source).case(data)
 
 
+def ball_line_to_dict(case: BallLineCase) -> dict[str, Any]:
+    """A ball line in the format: what `ball_line_from_dict` reads back to the same case (the
+    audit's ball lines, queued in the review room). The noise is written with its source, so
+    that it reads back as it was, whatever the track's rate."""
+    data: dict[str, Any] = {
+        "kind": KIND,
+        "pitch": {"length": case.pitch.length_m, "width": case.pitch.width_m},
+        "ball_track": np.column_stack([case.track.t_s, case.track.xyz_m]).tolist(),
+        "ball_radius_m": case.ball_radius_m,
+        "goal": {
+            "width": case.goal.width_m,
+            "height": case.goal.height_m,
+            "post_width": case.goal.post_width_m,
+        },
+        "noise": {"source": case.noise.source.value, "ball_sd_m": case.noise.ball_sd_m},
+        "meta": dict(case.meta),
+    }
+    if case.on_field_decision is not None:
+        data["on_field"] = {"decision": case.on_field_decision}
+    return data
+
+
 class _Reader(JsonReader):
     def case(self, data: Any) -> BallLineCase:
         root = self.object(data, "$")

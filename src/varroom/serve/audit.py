@@ -6,7 +6,8 @@ An audit runner is called in a background thread as
 
 where `files` maps kloppy's name for each file (`raw_data`, `meta_data`, `event_data`,
 `lineup_data`, `three_sixty_data`, ...) to the stored paths, `progress(fraction)` reports
-0.0 to 1.0, and each incident is a file as a dict (a situation, or a penalty kick), or one
+0.0 to 1.0, and each incident is a file as a dict (a situation, a penalty kick or a ball
+line), or one
 of the audit's incidents (`varroom.audit`), written as `varroom audit --situations` writes
 it. Each joins the queue through the same checks as an uploaded file, once: an incident
 of the same match, kind and moment as one queued before is not added again.
@@ -25,6 +26,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from varroom.formats.ball_line_json import ball_line_to_dict
 from varroom.formats.penalty_json import penalty_kick_to_dict
 from varroom.formats.situation_json import situation_to_dict
 
@@ -36,8 +38,8 @@ def default_audit_runner(
     provider: str, files: Mapping[str, list[Path]], progress: Progress
 ) -> Iterable[Any]:
     """Load the match (`varroom.match.load_match`) and audit it (`varroom.audit.run.audit_match`):
-    every incident the audit finds (offences, undecidable phases, penalty kicks) as the
-    situation file `varroom audit --situations` writes for it."""
+    every incident the audit finds (offences, undecidable phases, penalty kicks, the ball lines
+    it kept the case of) as the file `varroom audit --situations` writes for it."""
     from varroom.audit.run import audit_match
     from varroom.match import load_match
 
@@ -54,16 +56,18 @@ def default_audit_runner(
 
     # The audit reads single files only (StatsBomb's events and 360 frames).
     audit = audit_match(match, step, {r: p[0] for r, p in files.items() if len(p) == 1})
-    for incident in (*audit.incidents, *audit.undecidable, *audit.penalties):
+    ball_lines = [b for b in audit.ball_lines if b.case is not None]
+    for incident in (*audit.incidents, *audit.undecidable, *audit.penalties, *ball_lines):
         yield incident_dict(incident, audit.match)
 
 
 def incident_dict(item: Any, match: str | None = None) -> dict[str, Any]:
-    """The file of one incident the audit found: its situation (format 1.1) or penalty kick,
-    exactly as the audit judged it, with the audit's own verdict in `meta.audit` and the
+    """The file of one incident the audit found: its situation (format 1.1), penalty kick or
+    ball line, exactly as the audit judged it, with the audit's own verdict in `meta.audit` and the
     match in `meta.match`. A dict is taken as it is (a runner's own file)."""
     if isinstance(item, dict):
         return item
+    from varroom.audit.ball_lines import BallLineIncident
     from varroom.audit.model import Incident
     from varroom.audit.model import incident_dict as audit_entry
     from varroom.audit.penalties import PenaltyIncident
@@ -74,8 +78,14 @@ def incident_dict(item: Any, match: str | None = None) -> dict[str, Any]:
     elif isinstance(item, PenaltyIncident):
         data = penalty_kick_to_dict(item.kick)
         data["meta"]["audit"] = item.to_dict()
+    elif isinstance(item, BallLineIncident) and item.case is not None:
+        data = ball_line_to_dict(item.case)
+        data["meta"]["audit"] = item.to_dict()
     else:
-        raise TypeError(f"an incident must be a situation, got {type(item).__name__}")
+        raise TypeError(
+            "an incident must be a situation, a penalty kick or a ball line with its case, "
+            f"got {type(item).__name__}"
+        )
     if match:
         data["meta"].setdefault("match", match)
     data["meta"].setdefault("minute", data["meta"]["audit"]["clock"])

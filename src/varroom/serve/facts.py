@@ -1,11 +1,13 @@
 """What a reviewer may set that tracking cannot see, and how it changes a situation or a
-penalty kick.
+penalty kick; a ball line has none.
 
 Facts are a complete state, not a patch: `plays` overrides the kind of touch (deliberate
 play, deflection, save) of some touches by a player; `involvement` and `off_field`, when
 given, replace every involvement fact and every `off_field` mark of the situation. A penalty
 kick (kind `penalty_kick`) has no touches: its facts are `penalty`, which, when given,
 replaces the kick's `facts` that a reviewer may set (`PENALTY_FLAGS`, `encroacher_involved`).
+A ball line (kind `ball_line`) is the ball's tracked path and nothing else: its format states
+only the on-field decision besides, which is the call under review, not a fact to set.
 The original file is never changed: `apply_facts` returns a modified copy, which then goes
 through the same reader as `varroom check`.
 """
@@ -18,6 +20,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from varroom.formats.ball_line_json import KIND as BALL_LINE
 from varroom.formats.penalty_json import KIND as PENALTY_KICK
 from varroom.model.situation import Action, TouchKind, touch_kind
 
@@ -134,9 +137,28 @@ def play_kind(action: str) -> str | None:
     return _SETTABLE.get(kind)
 
 
+SITUATION = "situation"
+# The parts of `Facts` each kind of file takes, and what is said of a part it does not take.
+FACT_PARTS = {
+    SITUATION: ("plays", "involvement", "off_field"),
+    PENALTY_KICK: ("penalty",),
+    BALL_LINE: (),
+}
+_NOT_TAKEN = {
+    SITUATION: "only a penalty kick has penalty facts",
+    PENALTY_KICK: "a penalty kick has no touches: set {where}.penalty instead",
+    BALL_LINE: "a ball line has no facts a reviewer sets: the ball's tracked path decides it",
+}
+
+
+def kind_of(data: Mapping[str, Any]) -> str:
+    """What a file is: a penalty kick or a ball line by its `kind`, else a situation."""
+    kind = data.get("kind")
+    return kind if kind in (PENALTY_KICK, BALL_LINE) else SITUATION
+
+
 def is_penalty_kick(data: Mapping[str, Any]) -> bool:
-    """Whether a file is a penalty kick (else a situation): told apart by its `kind`."""
-    return data.get("kind") == PENALTY_KICK
+    return kind_of(data) == PENALTY_KICK
 
 
 def _penalty_facts(stated: Mapping[str, Any]) -> dict[str, Any]:
@@ -154,6 +176,8 @@ def original_facts(situation: Mapping[str, Any]) -> dict[str, Any]:
     if is_penalty_kick(situation):
         stated = situation.get("facts")
         return {"penalty": _penalty_facts(stated if isinstance(stated, dict) else {})}
+    if kind_of(situation) == BALL_LINE:
+        return {}
     involvement = []
     off_field = []
     for index, touch in enumerate(situation["touches"]):
@@ -173,12 +197,16 @@ def normalise(situation: Mapping[str, Any], facts: Facts, where: str = "$") -> d
     Plays that restate the touch's own kind are dropped; duplicates are errors for plays
     (two answers for one touch) and merged for involvement.
     """
-    players = {p["id"] for p in situation["players"]}
+    kind = kind_of(situation)
+    for part in Facts.model_fields:
+        if getattr(facts, part) and part not in FACT_PARTS[kind]:
+            raise FactsError(f"{where}.{part}", _NOT_TAKEN[kind].format(where=where))
     base = original_facts(situation)
-    if is_penalty_kick(situation):
+    if kind == BALL_LINE:
+        return base
+    players = {p["id"] for p in situation["players"]}
+    if kind == PENALTY_KICK:
         return _normalise_penalty(facts, base, players, where)
-    if facts.penalty is not None:
-        raise FactsError(f"{where}.penalty", "only a penalty kick has penalty facts")
     touches = situation["touches"]
 
     def touch_at(index: int, at: str) -> Mapping[str, Any]:
@@ -255,11 +283,6 @@ def normalise(situation: Mapping[str, Any], facts: Facts, where: str = "$") -> d
 def _normalise_penalty(
     facts: Facts, base: dict[str, Any], players: set[str], where: str
 ) -> dict[str, Any]:
-    for part in ("plays", "involvement", "off_field"):
-        if getattr(facts, part):
-            raise FactsError(
-                f"{where}.{part}", f"a penalty kick has no touches: set {where}.penalty instead"
-            )
     if facts.penalty is None:
         return base
     for i, player in enumerate(facts.penalty.encroacher_involved):
@@ -277,6 +300,8 @@ def apply_facts(situation: Mapping[str, Any], facts: Mapping[str, Any]) -> dict[
     if is_penalty_kick(data):
         stated = data.get("facts")
         data["facts"] = {**(stated if isinstance(stated, dict) else {}), **facts["penalty"]}
+        return data
+    if kind_of(data) == BALL_LINE:
         return data
     touches = data["touches"]
     for play in facts["plays"]:
@@ -301,6 +326,8 @@ def describe_changes(
     base = original_facts(situation)
     if is_penalty_kick(situation):
         return _penalty_changes(base["penalty"], facts["penalty"], names)
+    if kind_of(situation) == BALL_LINE:
+        return []
     touches = situation["touches"]
     lines = []
 

@@ -125,11 +125,19 @@ class DecisionIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     reviewer: PersonName = Field(min_length=1, max_length=80, pattern=NAME_PATTERN)
     decision: Literal[
-        "confirm", "offside", "no_offence", "goal", "no_goal", "retake", "indirect_free_kick"
+        "confirm",
+        "offside",
+        "no_offence",
+        "goal",
+        "no_goal",
+        "retake",
+        "indirect_free_kick",
+        "out_of_play",
+        "in_play",
     ] = Field(
         description="confirm the engine's verdict (with the facts set), or overturn it: to "
         "offside / no offence for a situation, to goal / no goal / retake / indirect free kick "
-        "for a penalty kick"
+        "for a penalty kick, to goal / out of play / in play for a ball line"
     )
     duration_s: float = Field(
         ge=0, le=86_400, allow_inf_nan=False, description="the check clock, in seconds"

@@ -14,6 +14,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
 from varroom.law.penalty import Decision
+from varroom.model.ball_line import BallLineDecision
 from varroom.serve import db
 from varroom.serve.chain import GENESIS, entry_hash
 from varroom.serve.errors import ApiError
@@ -215,16 +216,19 @@ def _conflicts(stands: list[Any], entry: DecisionIn, outcome: str) -> str | None
     return json.dumps(against) if against else None
 
 
-# The overturning decisions each kind of incident takes (a confirm takes the verdict's call).
+# The overturning decisions each kind of incident takes (a confirm takes the verdict's call):
+# a penalty kick's and a ball line's are their engine's decisions.
 OVERTURNS = {
     "situation": ("offside", "no_offence"),
     "penalty_kick": tuple(d.value for d in Decision),
+    "ball_line": tuple(d.value for d in BallLineDecision),
 }
 
 
 def _outcome(entry: DecisionIn, verdict: Mapping[str, Any]) -> str:
     """What the decision says happened: a confirm takes the verdict's call."""
-    kind = "penalty_kick" if verdict.get("kind") == "penalty_kick" else "situation"
+    kind = str(verdict.get("kind"))
+    kind = kind if kind in OVERTURNS else "situation"
     if entry.decision != "confirm":
         if entry.decision not in OVERTURNS[kind]:
             raise ApiError(
@@ -234,7 +238,7 @@ def _outcome(entry: DecisionIn, verdict: Mapping[str, Any]) -> str:
                 "$.decision",
             )
         return entry.decision
-    if kind == "penalty_kick":
+    if kind != "situation":
         return str(verdict["decision"])
     if verdict["status"] not in OUTCOME_OF_STATUS:
         raise ApiError(

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from varroom.engine.ball_line_explain import millimetres
 from varroom.engine.explain import distance
 from varroom.serve.schemas import HIDDEN
 
@@ -18,6 +19,9 @@ CALLS = {
     "no_goal": "NO GOAL",
     "retake": "RETAKE",
     "indirect_free_kick": "INDIRECT FREE KICK",
+    # A ball line's (Laws 9 and 10; its goal is a penalty kick's GOAL).
+    "out_of_play": "OUT OF PLAY",
+    "in_play": "IN PLAY",
 }
 # What a reader cannot see as sent (controls, bidi, invisible characters), and lone
 # surrogates (a multipart file name can carry them): shown as spaces.
@@ -31,7 +35,7 @@ def clean(text: str, limit: int) -> str:
 
 def names_of(situation: Mapping[str, Any]) -> dict[str, str]:
     out = {}
-    for player in situation["players"]:
+    for player in situation.get("players", ()):  # a ball line has none
         name = player.get("name")
         number = player.get("number")
         shown = clean(name, 80) if isinstance(name, str) else ""
@@ -39,38 +43,47 @@ def names_of(situation: Mapping[str, Any]) -> dict[str, str]:
     return out
 
 
-def margin_text(margin_m: float | None) -> str:
-    """A margin with its sign (+ beyond the line), in the engine's words (`explain.distance`)."""
+def margin_text(margin_m: float | None, words: Callable[[float], str] = distance) -> str:
+    """A margin with its sign (+ beyond the line), in the engine's words: `explain.distance`,
+    or a ball line's `ball_line_explain.millimetres`."""
     if margin_m is None:
         return ""
-    text = distance(margin_m)
-    if text == "0 cm":
-        return "\u00b10 cm"
+    text = words(margin_m)
+    if text in ("0 cm", "0.0 mm"):
+        return "\u00b1" + text
     return ("+" if margin_m > 0 else "\u2212") + text
 
 
 def summary(verdict: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, Any]:
     """What the queue and the log show of a verdict. A penalty kick's player and margin
-    are those of the first offence penalised (else the goalkeeper's against his line)."""
+    are those of the first offence penalised (else the goalkeeper's against his line); a
+    ball line's are the ball's against the line, in millimetres."""
     status = verdict["status"]
     player = verdict.get("offender") or verdict.get("nearest_attacker")
     margin = verdict.get("margin_m")
-    if verdict.get("kind") == "penalty_kick":
+    words = distance
+    who = None
+    if verdict.get("kind") == "ball_line":
+        words, who = millimetres, "ball"
+    elif verdict.get("kind") == "penalty_kick":
         penalised = [o for o in verdict["offences"] if o["penalised"]]
         first = penalised[0] if penalised else None
         player = first["player"] if first else verdict.get("goalkeeper")
         margin = first.get("margin_m") if first else verdict.get("keeper_margin_m")
+    if player is not None:
+        who = names.get(player, player)
     label = CALLS[status]
-    if player is not None and margin is not None:
-        label += f" \u00b7 {names.get(player, player)} {margin_text(margin)}"
+    if who is not None and margin is not None:
+        label += f" \u00b7 {who} {margin_text(margin, words)}"
     return {
         "status": status,
         "call": CALLS[status],
         "offender": verdict.get("offender"),
         "player": player,
         "player_name": names.get(player, player) if player else None,
+        "who": who,  # whose margin it is: the player's name, or the ball
         "margin_m": margin,
-        "margin_text": margin_text(margin),
+        "margin_text": margin_text(margin, words),
         "label": label,
     }
 
@@ -108,4 +121,5 @@ def attacking_team(data: Mapping[str, Any]) -> str:
     attack = data.get("attack")
     if isinstance(attack, dict) and isinstance(attack.get("team"), str):
         return str(attack["team"])
-    return str(data["players"][0]["team"])
+    players = data.get("players") or ()  # a ball line has none
+    return str(players[0]["team"]) if players else ""

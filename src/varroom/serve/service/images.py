@@ -1,7 +1,8 @@
 """Pictures of a decision: drawn on demand with the facts set now, then kept on disk.
 
 The renderer (`varroom.pictures.decision.write_decision`, matplotlib) is imported on first use, or ahead of
-it in a thread when the server starts, so that serving the queue never waits on matplotlib.
+it in a thread when the server starts, so that serving the queue never waits on matplotlib; a
+penalty kick's and a ball line's writers (`judging.KINDS`) when one is first drawn.
 """
 
 from __future__ import annotations
@@ -13,13 +14,10 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from varroom.engine.judge import judge
-from varroom.engine.penalty import judge_penalty
-from varroom.formats.penalty_json import penalty_kick_from_dict
-from varroom.formats.situation_json import situation_from_dict
 from varroom.serve.config import PRIVATE_DIR
 from varroom.serve.errors import ApiError
-from varroom.serve.facts import apply_facts, is_penalty_kick
+from varroom.serve.facts import SITUATION, apply_facts
+from varroom.serve.service.judging import KINDS, read_dict
 from varroom.serve.service.store import Store
 
 log = logging.getLogger("varroom.serve")
@@ -77,14 +75,10 @@ class Pictures:
                 return path
             source = row.source_name or "situation"
             try:
-                if is_penalty_kick(data):
-                    from varroom.pictures.penalty import write_penalty_png
-
-                    kick = penalty_kick_from_dict(data, source)
-                    write_penalty_png(kick, judge_penalty(kick), path)
-                else:
-                    situation = situation_from_dict(data, source)
-                    render(situation, judge(situation), path)
+                kind, case = read_dict(data, source)
+                # A situation's writer is the renderer's, imported ahead when the server starts.
+                write = render if kind is KINDS[SITUATION] else kind.writer()
+                write(case, kind.judge(case), path)
             except Exception:
                 log.exception("cannot draw situation %s", situation_id)
                 raise ApiError(

@@ -1,42 +1,74 @@
-"""The engine as the review room runs it: the readers and judges of `varroom check`.
+"""The engine as the review room runs it: the readers, judges and picture writers of
+`varroom check`, one row per kind of file.
 
-A penalty kick's verdict (Law 14) gets a `status`, its decision, so that the queue, the log
-and the headline read every incident's call from one field.
+A penalty kick's verdict (Law 14) and a ball line's (Laws 9 and 10) get a `status`, their
+decision, so that the queue, the log and the headline read every incident's call from one field.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from importlib import import_module
 from typing import Any
 
+from varroom.engine.ball_line import judge_ball_line
 from varroom.engine.judge import judge
 from varroom.engine.penalty import judge_penalty
 from varroom.errors import InputError
+from varroom.formats.ball_line_json import KIND as BALL_LINE
+from varroom.formats.ball_line_json import ball_line_from_dict
+from varroom.formats.penalty_json import KIND as PENALTY_KICK
 from varroom.formats.penalty_json import penalty_kick_from_dict
 from varroom.formats.situation_json import situation_from_dict
-from varroom.model.penalty import PenaltyKick
 from varroom.serve.errors import ApiError, unjudgeable_as_422
-from varroom.serve.facts import is_penalty_kick
+from varroom.serve.facts import SITUATION, kind_of
+
+
+@dataclass(frozen=True, slots=True)
+class FileKind:
+    """How `varroom check` reads, judges and draws one kind of file."""
+
+    read: Callable[[Any, str], Any]
+    judge: Callable[[Any], Any]
+    # The picture writer, `module:function` in varroom.pictures, as `varroom check --image`
+    # draws it: imported on first use, so that serving the queue never waits on matplotlib.
+    picture: str
+
+    def writer(self) -> Callable[[Any, Any, Any], None]:
+        module, name = self.picture.split(":")
+        write: Callable[[Any, Any, Any], None] = getattr(
+            import_module(f"varroom.pictures.{module}"), name
+        )
+        return write
+
+
+KINDS = {
+    SITUATION: FileKind(situation_from_dict, judge, "decision:write_decision"),
+    PENALTY_KICK: FileKind(penalty_kick_from_dict, judge_penalty, "penalty:write_penalty_png"),
+    BALL_LINE: FileKind(ball_line_from_dict, judge_ball_line, "ball_line:write_ball_line_view"),
+}
+
+
+def read_dict(data: Any, source: str) -> tuple[FileKind, Any]:
+    """The kind of a file and what its reader builds from it; a fault is a 422 with the JSON
+    path `varroom check` names."""
+    kind = KINDS[kind_of(data) if isinstance(data, dict) else SITUATION]
+    try:
+        return kind, kind.read(data, source)
+    except InputError as error:
+        raise ApiError(422, error.problem, error.where or "$") from None
 
 
 def judge_dict(data: Any, source: str) -> tuple[dict[str, Any], float]:
-    """Check and judge situation data as `varroom check` does: (verdict dict, seconds).
-
-    A fault in the data is a 422 with the JSON path `varroom check` names.
-    """
+    """Check and judge a file as `varroom check` does: (verdict dict, seconds)."""
     start = time.perf_counter()
-    penalty = isinstance(data, dict) and is_penalty_kick(data)
-    try:
-        case = (penalty_kick_from_dict if penalty else situation_from_dict)(data, source)
-    except InputError as error:
-        raise ApiError(422, error.problem, error.where or "$") from None
+    kind, case = read_dict(data, source)
     with unjudgeable_as_422("the engine could not judge this situation", source):
-        if isinstance(case, PenaltyKick):
-            verdict = judge_penalty(case).to_dict()
-            verdict["status"] = verdict["decision"]
-        else:
-            verdict = judge(case).to_dict()
+        verdict: dict[str, Any] = kind.judge(case).to_dict()
+    if "status" not in verdict:  # a situation's verdict has its own
+        verdict["status"] = verdict["decision"]
     return verdict, time.perf_counter() - start
 
 

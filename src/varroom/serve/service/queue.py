@@ -10,7 +10,7 @@ from sqlalchemy.exc import IntegrityError
 
 from varroom.serve import db, json_input
 from varroom.serve.audit import incident_key
-from varroom.serve.facts import describe_changes, is_penalty_kick, original_facts, play_kind
+from varroom.serve.facts import describe_changes, kind_of, original_facts, play_kind
 from varroom.serve.service.decisions import conflicted
 from varroom.serve.service.display import (
     attacking_team,
@@ -187,9 +187,9 @@ class Queue:
                     "goalkeeper": bool(p.get("goalkeeper", False)),
                     "attacking": p["team"] == attacking,
                 }
-                for p in data["players"]
+                for p in data.get("players", ())  # a ball line has none
             ],
-            "kind": "penalty_kick" if is_penalty_kick(data) else "situation",
+            "kind": kind_of(data),
             "touches": [
                 {
                     "index": i,

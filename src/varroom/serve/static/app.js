@@ -7,9 +7,13 @@ const LATE_S = 30;
 const PARTS = (p) => (p ? p.replace(/_/g, " ") : "");
 // A penalty kick's (Law 14) decisions are its calls, outcomes and overturns as they are.
 const PENALTY_CALL = { goal: "GOAL", no_goal: "NO GOAL", retake: "RETAKE", indirect_free_kick: "INDIRECT FREE KICK" };
-const CALL = { offence: "OFFSIDE", no_offence: "NO OFFENCE", undecidable: "UNDECIDABLE", ...PENALTY_CALL };
-const OUTCOME = { offside: "OFFSIDE", no_offence: "NO OFFENCE", ...PENALTY_CALL };
-const DECISION = { confirm: "Confirm", offside: "Offside", no_offence: "No offence", goal: "Goal", no_goal: "No goal", retake: "Retake", indirect_free_kick: "Indirect free kick" };
+// A ball line's (Laws 9 and 10) too; its goal is a penalty kick's GOAL.
+const BALL_LINE_CALL = { goal: "GOAL", out_of_play: "OUT OF PLAY", in_play: "IN PLAY" };
+const CALL = { offence: "OFFSIDE", no_offence: "NO OFFENCE", undecidable: "UNDECIDABLE", ...PENALTY_CALL, ...BALL_LINE_CALL };
+const OUTCOME = { offside: "OFFSIDE", no_offence: "NO OFFENCE", ...PENALTY_CALL, ...BALL_LINE_CALL };
+const DECISION = { confirm: "Confirm", offside: "Offside", no_offence: "No offence", goal: "Goal", no_goal: "No goal", retake: "Retake", indirect_free_kick: "Indirect free kick", out_of_play: "Out of play", in_play: "In play" };
+const LINE_WORDS = (line) => (line ? line.replace("goal_line_", "goal line at ").replace("touchline_", "touchline at ") : "");
+const PERCENT = (p) => (p > 0.999 ? "more than 99.9%" : p < 0.001 ? "less than 0.1%" : `${(p * 100).toFixed(1)}%`);
 const OFFENCE_WORDS = (what) => what.replace(/_/g, " ");
 const KIND_WORDS = { deliberate_play: "deliberate", deflection: "deflection", save: "save" };
 const INVOLVEMENT = {
@@ -208,7 +212,8 @@ function renderQueue() {
           "span",
           { class: "qi-verdict" },
           h("span", { class: `pill s-${item.status}` }, v.call),
-          v.player_name ? h("span", { class: "muted" }, `${v.player_name} ${v.margin_text}`) : null,
+          // `who`: the player's name or the ball (a row queued before it was added: the name).
+          (v.who || v.player_name) ? h("span", { class: "muted" }, `${v.who || v.player_name} ${v.margin_text}`) : null,
         ),
       );
     }),
@@ -271,18 +276,19 @@ function renderIncident() {
   const d = state.current;
   $("title").textContent = d.title;
   const meta = d.meta || {};
-  const sub = [d.source_name, meta.competition, meta.date, d.on_field && d.on_field.decision ? `on-field call: ${d.on_field.decision}` : null]
+  const sub = [d.source_name, meta.competition, meta.date, d.on_field && d.on_field.decision ? `on-field call: ${PARTS(d.on_field.decision)}` : null]
     .filter(Boolean)
     .join(" \u00b7 ");
   $("subtitle").textContent = sub;
-  const penalty = d.kind === "penalty_kick";
-  for (const el of document.querySelectorAll(".offside-only")) el.hidden = penalty;
-  for (const el of document.querySelectorAll(".penalty-only")) el.hidden = !penalty;
-  document.querySelector(".decide-buttons").classList.toggle("penalty", penalty);
+  // What each kind of incident shows and takes: the elements marked with its kind.
+  for (const el of document.querySelectorAll("[data-kinds]")) el.hidden = !el.dataset.kinds.split(" ").includes(d.kind);
+  document.querySelector(".decide-buttons").dataset.kind = d.kind;
   renderVerdict();
   renderChanged();
-  if (penalty) {
+  if (d.kind === "penalty_kick") {
     renderPenalty();
+  } else if (d.kind === "ball_line") {
+    renderBallLine();
   } else {
     renderChain();
     renderFacts();
@@ -327,6 +333,23 @@ function renderPenalty() {
   for (const box of document.querySelectorAll("#pk-involved input")) box.checked = facts.encroacher_involved.includes(box.dataset.player);
 }
 
+// A ball line: where and when the ball was wholly over, how sure, and the calls it is checked
+// against. The tracked path decides it: there is nothing to set.
+function renderBallLine() {
+  const d = state.current;
+  const v = d.verdict;
+  const mm = (m) => `${m > 0 ? "+" : m < 0 ? "\u2212" : "\u00b1"}${(Math.abs(m) * 1000).toFixed(1)} mm`;
+  const rows = [
+    ["line", v.line ? LINE_WORDS(v.line) : `none (nearest: ${LINE_WORDS(v.nearest_line)})`],
+    ["margin", `${mm(v.margin_m)} \u00b1 ${(1.96 * v.margin_se_m * 1000).toFixed(1)} mm (95%)`],
+    ["P(wholly over)", PERCENT(v.probability)],
+    ["samples alone", mm(v.samples_margin_m) + (v.peak_between_samples ? " (the furthest point is between two samples)" : "")],
+    ["on-field call", v.on_field_decision ? PARTS(v.on_field_decision) : "none"],
+    ["tracking", `${v.noise.source.replace("optical_", "optical, ").replace(/hz$/, " Hz")}, \u03c3 ${(v.noise.ball_sd_m * 1000).toFixed(1)} mm`],
+  ];
+  $("bl-facts").replaceChildren(...rows.flatMap(([term, value]) => [h("dt", {}, term), h("dd", {}, value)]));
+}
+
 function penaltyFactsShown() {
   const penalty = { encroacher_involved: [] };
   for (const box of document.querySelectorAll("#pk-facts input[data-flag]")) penalty[box.dataset.flag] = box.checked;
@@ -347,7 +370,9 @@ function renderVerdict() {
   $("verdict-call").textContent = CALL[v.status];
   $("verdict-margin").textContent = s.margin_text || "";
   let note = "";
-  if (v.kind === "penalty_kick") {
+  if (v.kind === "ball_line") {
+    note = v.wholly_over ? `wholly over the ${LINE_WORDS(v.line)}` : `short of the ${LINE_WORDS(v.nearest_line)}`;
+  } else if (v.kind === "penalty_kick") {
     const first = v.offences.find((o) => o.penalised);
     note = first ? OFFENCE_WORDS(first.what) : s.margin_m !== null && s.margin_m !== undefined ? "goalkeeper against his line" : "";
   } else if (s.margin_m !== null && s.margin_m !== undefined) {
@@ -364,18 +389,24 @@ function renderVerdict() {
     const part = pos && pos.reach && pos.reach.part ? ` \u00b7 ${PARTS(pos.reach.part)}` : "";
     who = (state.names[s.player] || s.player) + part;
   }
-  $("verdict-who").textContent = who;
+  $("verdict-who").textContent = v.kind === "ball_line" ? `P(wholly over) ${PERCENT(v.probability)}` : who;
   const law = [v.law ? `Law ${v.law}` : null, v.restart ? v.restart.replace(/_/g, " ") : null, v.judged_at !== null && v.judged_at !== undefined ? `judged at touch ${v.judged_at + 1}` : null]
     .filter(Boolean)
     .join(" \u00b7 ");
-  $("verdict-law").textContent = v.kind === "penalty_kick" ? [v.law ? `Law ${v.law}` : null, v.restart_team ? `restart: ${v.restart_team}` : null].filter(Boolean).join(" \u00b7 ") : law;
+  $("verdict-law").textContent =
+    v.kind === "penalty_kick" ? [v.law ? `Law ${v.law}` : null, v.restart_team ? `restart: ${v.restart_team}` : null].filter(Boolean).join(" \u00b7 ")
+    : v.kind === "ball_line" ? [v.law ? `Law ${v.law}` : null, v.on_field_decision ? `on-field: ${PARTS(v.on_field_decision)}` : null].filter(Boolean).join(" \u00b7 ")
+    : law;
   $("reason").textContent = v.reason;
   const audit = d.meta && d.meta.audit;
   const auditNote = $("audit-note");
-  auditNote.hidden = !(audit && audit.status && audit.reason);
-  if (!auditNote.hidden) {
-    auditNote.replaceChildren(h("strong", {}, `Match audit: ${CALL[audit.status] || audit.status}. `), audit.reason);
-  }
+  // A ball line's audit says what it found (a missed ball-out, a goal-line moment); its verdict is the one shown.
+  const said = !audit ? null
+    : audit.status && audit.reason ? [`Match audit: ${CALL[audit.status] || audit.status}. `, audit.reason]
+    : audit.kind === "ball_line" ? [`Match audit: ${PARTS(audit.what)}${audit.clock ? ` at ${audit.clock}` : ""}. `, audit.goal_after_ball_out ? "A goal after a ball out of play earlier in the same play." : ""]
+    : null;
+  auditNote.hidden = !said;
+  if (said) auditNote.replaceChildren(h("strong", {}, said[0]), said[1]);
 }
 
 function renderChanged() {
@@ -547,6 +578,7 @@ function renderDecide() {
 function currentFacts() {
   const f = state.current.facts;
   if (f.penalty) return { penalty: { ...f.penalty, encroacher_involved: f.penalty.encroacher_involved.slice() } };
+  if (state.current.kind === "ball_line") return {}; // nothing to set
   return { plays: f.plays.slice(), involvement: f.involvement.slice(), off_field: f.off_field.slice() };
 }
 
@@ -652,6 +684,7 @@ function resetFacts() {
     postFacts({ penalty: s.facts || {} });
     return;
   }
+  if (state.current.kind === "ball_line") return; // no facts to reset
   const involvement = [];
   const off = [];
   s.touches.forEach((t, i) => {
@@ -811,7 +844,7 @@ function logRow(e, withIncident) {
     const f = e.facts || {};
     const n = f.penalty
       ? Object.values(f.penalty).filter((x) => x === true).length + f.penalty.encroacher_involved.length
-      : f.plays.length + f.involvement.length + f.off_field.length;
+      : f.plays ? f.plays.length + f.involvement.length + f.off_field.length : 0; // a ball line: none
     cells.push(h("td", { class: "muted" }, n ? `${n} set` : "as tracked", e.corrects ? ` \u00b7 corrects #${e.corrects}` : ""));
     cells.push(h("td", {}, h("button", { type: "button", class: "btn btn-small btn-quiet", onclick: () => { state.correcting = e.id; renderDecide(); toast(`Next decision corrects #${e.id}`); } }, "correct")));
   }
