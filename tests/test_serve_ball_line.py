@@ -22,6 +22,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from rooms import wait_for
+from varroom.audit.ball_lines import BallLineWhat
 from varroom.audit.model import Audit
 from varroom.audit.run import audit_match
 from varroom.engine.ball_line import judge_ball_line
@@ -65,7 +66,10 @@ def synthetic_audit() -> Audit:
 
 
 def audited_ball_lines() -> list[Any]:
-    return [b for b in synthetic_audit().ball_lines if b.case is not None]
+    """Every ball line the audit found: missed ball-outs and goal-line moments alike."""
+    found = list(synthetic_audit().ball_lines)
+    assert {b.what for b in found} == set(BallLineWhat)
+    return found
 
 
 def _audit_runner(provider: str, files: Any, progress: Any) -> Any:

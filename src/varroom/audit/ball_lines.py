@@ -49,12 +49,10 @@ class BallLineIncident:
     start_frame: int
     end_frame: int
     verdict: BallLineVerdict
+    case: BallLineCase  # the ball line judged, as a file would give it (the review room queues it)
     between_frames: bool = False  # a ball-out only the path between two frames shows
     # A goal: the earlier missed ball-out in the same play (its t_s), if any.
     out_before_goal_t_s: float | None = None
-    # The ball line judged, as a file would give it (the review room queues it). None for a
-    # goal-line moment: `audit.ball_out.GoalLineMoment` keeps only its verdict.
-    case: BallLineCase | None = None
 
     @property
     def kind(self) -> IncidentKind:
@@ -97,8 +95,8 @@ def missed_incident(match: MatchTracking, out: BallOut) -> BallLineIncident:
         out.start_frame,
         out.end_frame,
         judge_ball_line(case),
+        case,
         between_frames=out.between_frames,
-        case=case,
     )
 
 
@@ -117,6 +115,7 @@ def goal_line_incident(
         moment.start_frame,
         moment.end_frame,
         verdict,
+        moment.case,
         out_before_goal_t_s=None if earlier is None else earlier.t_s,
     )
 

@@ -74,6 +74,7 @@ class GoalLineMoment:
     start_frame: int
     end_frame: int
     verdict: BallLineVerdict
+    case: BallLineCase  # the ball line judged (the review room queues it as a file)
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,6 +193,8 @@ def _goal_line(
             noise=noise,
         )
         moments.append(
-            GoalLineMoment(period, int(frames[start]), int(frames[end]), judge_ball_line(case))
+            GoalLineMoment(
+                period, int(frames[start]), int(frames[end]), judge_ball_line(case), case
+            )
         )
     return moments

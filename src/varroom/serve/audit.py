@@ -56,8 +56,7 @@ def default_audit_runner(
 
     # The audit reads single files only (StatsBomb's events and 360 frames).
     audit = audit_match(match, step, {r: p[0] for r, p in files.items() if len(p) == 1})
-    ball_lines = [b for b in audit.ball_lines if b.case is not None]
-    for incident in (*audit.incidents, *audit.undecidable, *audit.penalties, *ball_lines):
+    for incident in (*audit.incidents, *audit.undecidable, *audit.penalties, *audit.ball_lines):
         yield incident_dict(incident, audit.match)
 
 
@@ -78,12 +77,12 @@ def incident_dict(item: Any, match: str | None = None) -> dict[str, Any]:
     elif isinstance(item, PenaltyIncident):
         data = penalty_kick_to_dict(item.kick)
         data["meta"]["audit"] = item.to_dict()
-    elif isinstance(item, BallLineIncident) and item.case is not None:
+    elif isinstance(item, BallLineIncident):
         data = ball_line_to_dict(item.case)
         data["meta"]["audit"] = item.to_dict()
     else:
         raise TypeError(
-            "an incident must be a situation, a penalty kick or a ball line with its case, "
+            "an incident must be a situation, a penalty kick or a ball line, "
             f"got {type(item).__name__}"
         )
     if match:
