@@ -12,7 +12,9 @@ from test_live_follow import assert_same_laws
 from varroom.audit.model import Audit
 from varroom.audit.penalties import RESULT_S
 from varroom.audit.run import audit_match
+from varroom.engine.ball_line import judge_ball_line
 from varroom.engine.penalty import judge_penalty
+from varroom.formats.ball_line_json import ball_line_from_dict
 from varroom.formats.penalty_json import penalty_kick_from_dict
 from varroom.live.follower import LiveFollower
 from varroom.live.laws import RESUME_S, LawAlert
@@ -74,7 +76,7 @@ def test_alerts_come_when_decidable_and_once(
     assert len(keys) == len(set(keys))
 
 
-def test_a_penalty_alert_carries_the_kick_the_room_judges(
+def test_an_alert_carries_the_kick_or_ball_line_the_room_judges(
     followed: tuple[Audit, list[LawAlert], LiveFollower],
 ) -> None:
     _, alerts, _ = followed
@@ -83,6 +85,9 @@ def test_a_penalty_alert_carries_the_kick_the_room_judges(
         assert line["kind"] == "alert" and line["decision"] == alert.decision
         if alert.decision != "penalty":
             assert line["verdict"]["kind"] == "ball_line"
+            assert (
+                judge_ball_line(ball_line_from_dict(line["ball_line"])).to_dict() == line["verdict"]
+            )
             continue
         kick = penalty_kick_from_dict(line["penalty_kick"])
         assert judge_penalty(kick).to_dict() == line["verdict"]

@@ -46,6 +46,7 @@ from varroom.match.tracking import (
     TeamAttack,
 )
 from varroom.model.situation import Direction, Pitch
+from varroom.synthetic.ball_lines import BallLinePlant
 from varroom.synthetic.match import SyntheticConfig, synthetic_match
 
 FILES = Path(__file__).parent / "files"
@@ -405,6 +406,45 @@ def test_a_room_that_refuses_is_reported_and_the_run_goes_on(
     assert "HTTP 401" in refused[0]
 
 
+def _stream_near(match: MatchTracking, period: int, t_s: float) -> str:
+    """The frame stream of the 8 seconds either side of `t_s` (and the events in them)."""
+    keep = (match.period == period) & (np.abs(match.t_s - t_s) <= 8.0)
+    near = type(match)(
+        **{
+            **{name: getattr(match, name) for name in match.__dataclass_fields__},
+            "t_s": match.t_s[keep],
+            "period": match.period[keep],
+            "ball_m": match.ball_m[keep],
+            "players_m": match.players_m[keep],
+            "events": tuple(
+                e for e in match.events if e.period == period and abs(e.t_s - t_s) <= 8
+            ),
+        }
+    )
+    return "".join(line + "\n" for _, _, line in match_lines(near))
+
+
+def _live_into_room(runner: CliRunner, stream: str, url: str, decision: str) -> dict[str, Any]:
+    """Run `varroom live --room` on the stream and return its one alert of `decision`. Every
+    alert is queued, and the room's verdict on each posted file is the alert's, to the last
+    field, plus the `status` every kind gets in the room."""
+    result = runner.invoke(
+        cli, ["live", "--json", "--room", url, "--room-token", TOKEN], input=stream
+    )
+    assert result.exit_code == 0, result.stderr
+    assert "review room" not in result.stderr
+    alerts = list(map(json.loads, result.stdout.splitlines()))
+    queue = _get(f"{url}/api/situations")
+    judged = [_get(f"{url}/api/situations/{item['id']}")["verdict"] for item in queue]
+
+    def canonical(verdict: dict[str, Any]) -> str:
+        return json.dumps({k: x for k, x in verdict.items() if k != "status"}, sort_keys=True)
+
+    assert sorted(map(canonical, judged)) == sorted(canonical(a["verdict"]) for a in alerts)
+    (chosen,) = [a for a in alerts if a["decision"] == decision]
+    return chosen
+
+
 def test_a_penalty_kick_alert_is_queued_in_the_room_as_a_penalty_kick(
     runner: CliRunner, tmp_path: Path
 ) -> None:
@@ -415,37 +455,23 @@ def test_a_penalty_kick_alert_is_queued_in_the_room_as_a_penalty_kick(
     )
     planted = synthetic_match(config)
     kick = planted.penalties[0]
-    match = planted.match
-    keep = (match.period == kick.period) & (np.abs(match.t_s - kick.t_s) <= 8.0)
-    near = type(match)(
-        **{
-            **{name: getattr(match, name) for name in match.__dataclass_fields__},
-            "t_s": match.t_s[keep],
-            "period": match.period[keep],
-            "ball_m": match.ball_m[keep],
-            "players_m": match.players_m[keep],
-            "events": tuple(
-                e for e in match.events if e.period == kick.period and abs(e.t_s - kick.t_s) <= 8
-            ),
-        }
-    )
-    stream = "".join(line + "\n" for _, _, line in match_lines(near))
     with room(tmp_path / "room") as url:
-        result = runner.invoke(
-            cli, ["live", "--json", "--room", url, "--room-token", TOKEN], input=stream
-        )
-        assert result.exit_code == 0, result.stderr
-        assert "review room" not in result.stderr
-        penalties = [
-            alert
-            for alert in map(json.loads, result.stdout.splitlines())
-            if alert["decision"] == "penalty"
-        ]
-        assert len(penalties) == 1
-        assert penalties[0]["kicker"] == kick.kicker
-        assert penalties[0]["penalty_kick"]["kind"] == "penalty_kick"
-        queue = _get(f"{url}/api/situations")
-        assert len(queue) == 1
-        detail = _get(f"{url}/api/situations/{queue[0]['id']}")
-        assert detail["verdict"]["kind"] == "penalty_kick"
-        assert detail["verdict"]["decision"] == penalties[0]["verdict"]["decision"]
+        stream = _stream_near(planted.match, kick.period, kick.t_s)
+        alert = _live_into_room(runner, stream, url, "penalty")
+    assert alert["kicker"] == kick.kicker
+    assert alert["penalty_kick"]["kind"] == alert["verdict"]["kind"] == "penalty_kick"
+
+
+def test_a_goal_line_alert_is_queued_in_the_room_as_a_ball_line(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    """`--room` posts the goal-line moment's own file (`kind: ball_line`); the room judges it
+    to the alert's decision and margin."""
+    config = SyntheticConfig(seed=5, period_s=600.0, incidents_per_kind=0, ball_lines_per_kind=1)
+    planted = synthetic_match(config)
+    goal = next(b for b in planted.ball_lines if b.kind is BallLinePlant.GOAL_OVER)
+    with room(tmp_path / "room") as url:
+        stream = _stream_near(planted.match, goal.period, goal.t_s)
+        alert = _live_into_room(runner, stream, url, "goal_line")
+    assert alert["ball_line"]["kind"] == alert["verdict"]["kind"] == "ball_line"
+    assert alert["verdict"]["decision"] == "goal" and alert["verdict"]["margin_m"] > 0

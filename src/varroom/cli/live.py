@@ -44,8 +44,7 @@ def live(source: str, room: str | None, room_token: str | None, as_json: bool) -
     def on_alert(alert: Alert | LawAlert, header: Header) -> None:
         if isinstance(alert, LawAlert):
             line = alert.to_dict()
-            # The room takes penalty-kick files as it takes situations; not yet ball lines.
-            upload = line.get("penalty_kick")
+            upload = alert.upload
         else:
             upload = alert_situation(alert, header)
             line = alert.to_dict(upload)
@@ -53,7 +52,7 @@ def live(source: str, room: str | None, room_token: str | None, as_json: bool) -
             click.echo(json.dumps(line, ensure_ascii=False, allow_nan=False))
         else:
             click.echo(_line(alert))
-        if room is not None and upload is not None:
+        if room is not None:
             try:
                 post_situation(room, upload, room_token)
             except RoomError as error:

@@ -47,6 +47,7 @@ from varroom.audit.penalties import (
 from varroom.audit.tracking import tracking_of
 from varroom.engine.ball_line_path import past_lines_m
 from varroom.engine.ball_line_verdict import BallLineVerdict
+from varroom.formats.ball_line_json import ball_line_to_dict
 from varroom.formats.penalty_json import penalty_kick_to_dict
 from varroom.live.stream import Frame
 from varroom.live.window import Template, Window
@@ -93,7 +94,7 @@ class LawAlert:
                 "kicker": incident.kick.kicker,
                 "found_by": incident.found_by,
                 "verdict": incident.verdict.to_dict(),
-                "penalty_kick": penalty_kick_to_dict(incident.kick),
+                "penalty_kick": self.upload,
             }
         return line | {
             "between_frames": incident.between_frames,
@@ -101,7 +102,16 @@ class LawAlert:
             if incident.out_before_goal_t_s is None
             else round(incident.out_before_goal_t_s, 3),
             "verdict": incident.verdict.to_dict(),
+            "ball_line": self.upload,
         }
+
+    @property
+    def upload(self) -> dict[str, Any]:
+        """The file `--room` posts: the kick, or the ball line, in its own format."""
+        incident = self.incident
+        if isinstance(incident, PenaltyIncident):
+            return penalty_kick_to_dict(incident.kick)
+        return ball_line_to_dict(incident.case)
 
 
 @dataclass
