@@ -17,7 +17,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from varroom.audit.ball_lines import BallLineIncident
-from varroom.audit.model import Agreeing, Audit, Incident, clock, incident_dict
+from varroom.audit.incident_files import AnyIncident, incident_file, incident_file_name
+from varroom.audit.model import Agreeing, Audit, Incident, clock
 from varroom.audit.penalties import PenaltyIncident
 from varroom.audit.report_html import (
     Row,
@@ -31,7 +32,6 @@ from varroom.audit.report_html import (
 from varroom.audit.run import audit_match, freeze_frame_facts
 from varroom.cli.options import FILE, FOLDER
 from varroom.cli.progress import progress_bar
-from varroom.formats.situation_json import situation_to_dict
 from varroom.match.load import load_match
 from varroom.match.providers import LOADERS
 from varroom.match.tracking import MatchTracking, Provider
@@ -91,8 +91,9 @@ def match_file_options(command: Callable[..., Any]) -> Callable[..., Any]:
     "--situations",
     "situations_dir",
     type=FOLDER,
-    help="Write every incident, and the engine's view of every official call, as a situation "
-    "file (format 1.1) into this directory: `varroom check` on one gives the audit's verdict.",
+    help="Write every incident, and the engine's view of every official call, as the file "
+    "`varroom check` reads (a situation, a penalty kick or a ball line) into this directory: "
+    "`varroom check` on one gives the audit's verdict.",
 )
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def audit(
@@ -129,8 +130,9 @@ def audit(
         progress.update(judging, description="judged")
         decisions = rows(result, match, phases)
         if situations_dir is not None:
-            write_situations(
-                situations_dir, [row.engine for row in decisions] + list(result.undecidable)
+            engine = [row.engine for row in decisions] + list(result.undecidable)
+            write_incident_files(
+                situations_dir, result.match, [*engine, *result.penalties, *result.ball_lines]
             )
         pictures = _Pictures()
         if images_dir is not None:
@@ -168,9 +170,11 @@ def _no_camera_data(provider: str, files: dict[str, Any]) -> str:
     )
 
 
-def write_situations(directory: Path, incidents: Sequence[Incident | None]) -> None:
-    """Each incident's situation as a file named by its moment: the same match and moment
-    always give the same name, so writing again replaces rather than adds."""
+def write_incident_files(
+    directory: Path, match: str, incidents: Sequence[AnyIncident | None]
+) -> None:
+    """Each incident as the file `varroom check` reads (`audit.incident_files`), named by its
+    moment: writing the same match again replaces rather than adds."""
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as error:
@@ -178,17 +182,8 @@ def write_situations(directory: Path, incidents: Sequence[Incident | None]) -> N
     for incident in incidents:
         if incident is None:
             continue
-        data = situation_to_dict(incident.situation)
-        data["meta"]["audit"] = incident_dict(incident)
-        text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
-        write_file(directory / situation_name(incident), text.encode("utf-8"))
-
-
-def situation_name(incident: Incident) -> str:
-    """'1H-22-04.312-e1234.json': the period, the clock at the play, and its event."""
-    minutes, seconds = divmod(incident.t_s, 60)
-    event = "" if incident.event_index is None else f"-e{incident.event_index}"
-    return f"{incident.period}H-{int(minutes):02d}-{seconds:06.3f}{event}.json"
+        text = json.dumps(incident_file(incident, match), ensure_ascii=False, indent=1) + "\n"
+        write_file(directory / incident_file_name(incident), text.encode("utf-8"))
 
 
 def _audit(

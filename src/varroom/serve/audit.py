@@ -26,10 +26,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from varroom.formats.ball_line_json import ball_line_to_dict
-from varroom.formats.penalty_json import penalty_kick_to_dict
-from varroom.formats.situation_json import situation_to_dict
-
 Progress = Callable[[float], None]
 AuditRunner = Callable[[str, Mapping[str, list[Path]], Progress], Iterable[Any]]
 
@@ -61,34 +57,13 @@ def default_audit_runner(
 
 
 def incident_dict(item: Any, match: str | None = None) -> dict[str, Any]:
-    """The file of one incident the audit found: its situation (format 1.1), penalty kick or
-    ball line, exactly as the audit judged it, with the audit's own verdict in `meta.audit` and the
-    match in `meta.match`. A dict is taken as it is (a runner's own file)."""
+    """The file of one incident the audit found (`varroom.audit.incident_files`); a dict is
+    taken as it is (a runner's own file)."""
     if isinstance(item, dict):
         return item
-    from varroom.audit.ball_lines import BallLineIncident
-    from varroom.audit.model import Incident
-    from varroom.audit.model import incident_dict as audit_entry
-    from varroom.audit.penalties import PenaltyIncident
+    from varroom.audit.incident_files import incident_file
 
-    if isinstance(item, Incident):
-        data = situation_to_dict(item.situation)
-        data["meta"]["audit"] = audit_entry(item)
-    elif isinstance(item, PenaltyIncident):
-        data = penalty_kick_to_dict(item.kick)
-        data["meta"]["audit"] = item.to_dict()
-    elif isinstance(item, BallLineIncident):
-        data = ball_line_to_dict(item.case)
-        data["meta"]["audit"] = item.to_dict()
-    else:
-        raise TypeError(
-            "an incident must be a situation, a penalty kick or a ball line, "
-            f"got {type(item).__name__}"
-        )
-    if match:
-        data["meta"].setdefault("match", match)
-    data["meta"].setdefault("minute", data["meta"]["audit"]["clock"])
-    return data
+    return incident_file(item, match)
 
 
 def incident_key(data: Mapping[str, Any]) -> str | None:
