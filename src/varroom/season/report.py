@@ -40,7 +40,7 @@ TIGHT_CLASSES = ("tight", "too_close_to_call")
 _STYLE = """
 body{font-family:system-ui,sans-serif;margin:2em;max-width:1100px;color:#222}
 table{border-collapse:collapse;margin:0.5em 0 1.5em}th,td{padding:3px 9px;border-bottom:1px solid #ddd;text-align:right}
-th:first-child,td:first-child{text-align:left}th{background:#f3f3f3}
+th:first-child,td:first-child{text-align:left}th{background:#f3f3f3}td{white-space:nowrap}
 .offence{color:#c62828}.no_offence{color:#2e7d32}.undecidable{color:#757575}
 img{max-width:100%}.note{color:#555}
 """
