@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,6 +25,7 @@ from playwright import sync_api  # noqa: E402
 from serve_in_thread import serve_in_thread  # noqa: E402
 
 from varroom.serve import create_app  # noqa: E402
+from varroom.serve.routers import situations  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 KANE = ROOT / "examples" / "tottenham-sporting-2022-kane.json"
@@ -40,6 +42,11 @@ ARGS = [
 TOKEN = "e2e-token-0123456789abcdef"
 VIEWPORT = {"width": 1600, "height": 1000}
 PICTURE_S = 90_000  # ms: the first picture imports matplotlib on a slow machine
+# The page without its 5-second poll of the queue: what is queued can come by the event stream only.
+NO_POLL = (
+    "const every = window.setInterval;"
+    "window.setInterval = (f, ms, ...rest) => (ms === 5000 ? 0 : every(f, ms, ...rest));"
+)
 
 
 @pytest.fixture(scope="module")
@@ -213,6 +220,41 @@ def test_with_a_token_the_page_asks_for_it_once(browser: Any, tmp_path: Path) ->
         sync_api.expect(page.locator(".queue-item")).to_have_count(1)
         assert "token" not in page.url
         sync_api.expect(page.locator("#token-dialog")).to_be_hidden()
+        page.close()
+
+
+@pytest.mark.parametrize("token", [TOKEN, None], ids=["token", "no-token"])
+def test_a_situation_queued_elsewhere_is_in_the_open_page_at_once(
+    browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, token: str | None
+) -> None:
+    # Streams end every 1.5 s here (25 s in use): uploads land in several, and between them.
+    monkeypatch.setattr(situations, "EVENTS_STREAM_S", 1.5)
+    headers = {"content-type": "application/json"}
+    if token:
+        headers["authorization"] = f"Bearer {token}"
+    with serve_in_thread(_app(None, token, tmp_path / "data")) as url:
+        page, errors = _page(browser)
+        page.add_init_script(NO_POLL)
+
+        def stream_open(response: Any) -> bool:
+            return bool(response.url.endswith("/api/events") and response.status == 200)
+
+        with page.expect_response(stream_open):
+            page.goto(url)
+            if token:  # the stream refused without it opens as soon as the token is entered
+                page.fill("#token-input", token)
+                page.keyboard.press("Enter")
+        shown_s = []
+        for count in (1, 2, 3):
+            time.sleep(0.7)
+            answer = httpx.post(f"{url}/api/situations", content=KANE.read_bytes(), headers=headers)
+            assert answer.status_code == 201
+            uploaded = time.monotonic()
+            # The poll would take up to 5 s (and is off): the stream's event within 1 s.
+            sync_api.expect(page.locator(".queue-item")).to_have_count(count, timeout=1_000)
+            shown_s.append(time.monotonic() - uploaded)
+        print(f"shown {', '.join(f'{s:.2f}' for s in shown_s)} s after the upload")
+        assert errors == []
         page.close()
 
 

@@ -51,6 +51,7 @@ const state = {
   picture: { key: null, url: null },
   lastFlip: null,
   tokenWaiters: null,
+  eventsWake: null, // cuts the event stream's wait for a retry short
 };
 
 // -- small helpers ---------------------------------------------------------------------------
@@ -160,6 +161,62 @@ function tokenEntered(event) {
   const waiters = state.tokenWaiters || [];
   state.tokenWaiters = null;
   waiters.forEach((resolve) => resolve());
+  if (state.eventsWake) state.eventsWake(); // its stream was refused without the token
+}
+
+// -- the room's events -------------------------------------------------------------------------
+
+// The room says the moment a situation is queued (an upload, an audit's incident, a live
+// alert), and the queue shows it at once. The stream is read with fetch, not EventSource:
+// EventSource cannot send the Authorization header a room with a token needs, and a token
+// (or anything that stands for it) in a URL ends up in logs.
+const EVENTS_RETRY_MS = 1000; // after a failure, doubled on each one after it
+const EVENTS_RETRY_MAX_MS = 30000; // a room that is down is asked twice a minute
+
+// One stream, read to its end: true when the room ended it (it does after 25 s), false when
+// it was refused or broke. `reopened`: the queue may have grown while no stream was open.
+async function readEvents(reopened) {
+  const headers = { Accept: "text/event-stream" };
+  if (state.token) headers["Authorization"] = "Bearer " + state.token;
+  try {
+    const res = await fetch("/api/events", { headers, cache: "no-store" });
+    if (!res.ok || !(res.headers.get("content-type") || "").startsWith("text/event-stream")) {
+      await res.body?.cancel();
+      return false;
+    }
+    if (reopened) loadQueue();
+    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+    let pending = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return true;
+      const messages = (pending + value).replaceAll("\r\n", "\n").split("\n\n");
+      pending = messages.pop();
+      if (messages.some((m) => m.split("\n").includes("event: queue"))) loadQueue();
+    }
+  } catch (err) {
+    return false;
+  }
+}
+
+async function followEvents() {
+  let failures = 0;
+  for (let reopened = false; ; reopened = true) {
+    const openedMs = Date.now();
+    // A stream that ends at once (something between page and room closing it) counts as a
+    // failure too: the room is never asked in a tight loop.
+    if ((await readEvents(reopened)) && Date.now() - openedMs >= EVENTS_RETRY_MS) {
+      failures = 0;
+      continue;
+    }
+    const waitMs = Math.min(EVENTS_RETRY_MAX_MS, EVENTS_RETRY_MS * 2 ** failures);
+    failures += 1;
+    await new Promise((resolve) => {
+      state.eventsWake = resolve;
+      setTimeout(resolve, waitMs);
+    });
+    state.eventsWake = null;
+  }
 }
 
 // -- the queue ---------------------------------------------------------------------------------
@@ -1088,13 +1145,10 @@ function init() {
   });
 
   setInterval(tick, 100);
+  // The poll also brings other reviewers' decisions (no event tells of those), and the
+  // queue where the event stream cannot be read.
   setInterval(() => { if (!document.hidden) loadQueue(); }, 5000);
-  // The room says the moment a situation is queued (a live alert, an audit's incident): the
-  // queue shows it at once. EventSource sends no Authorization header: a room with a token
-  // keeps to the poll above.
-  if (!state.token && window.EventSource) {
-    new EventSource("/api/events").addEventListener("queue", () => loadQueue());
-  }
+  if (window.ReadableStream && window.TextDecoderStream) followEvents();
   loadQueue().then(() => {
     const id = Number(location.hash.slice(1));
     if (id) openIncident(id);
