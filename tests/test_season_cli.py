@@ -21,6 +21,7 @@ from click.testing import CliRunner
 
 from varroom.cli.main import cli
 from varroom.season.local_cluster import local_cluster
+from varroom.synthetic.penalties import PenaltyPlant
 
 ROOT = Path(__file__).resolve().parents[1]
 MATCHES, MINUTES = 4, 10
@@ -320,3 +321,38 @@ def test_a_scheduler_file_gives_the_address_and_a_bad_one_is_one_line(
     code, _, stderr = varroom("audit-many", str(manifest), "--out", out, *both)
     assert code == 2 and "not both" in stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_penalty_kicks_and_balls_over_the_line_planted_are_season_rows(tmp_path: Path) -> None:
+    code, stdout, _ = varroom(
+        "synthetic", str(tmp_path / "data"), "--matches", "1", "--minutes", "20",
+        "--penalties", "1", "--ball-lines", "1", "--quiet",
+    )  # fmt: skip
+    assert code == 0, stdout
+    out = tmp_path / "results"
+    code, stdout, _ = varroom(
+        "audit-many", str(tmp_path / "data" / "manifest.csv"), "--out", str(out)
+    )
+    assert code == 0, stdout
+    _, incidents = tables(out)
+    kicks = [r for r in incidents if r["kind"] == "penalty"]
+    lines = [r for r in incidents if r["kind"] == "ball_line"]
+    assert len(kicks) == len(PenaltyPlant)  # one of each kind, found from the tracking alone
+    assert {r["decision"] for r in kicks} >= {"goal", "retake"}
+    assert {r["status"] for r in lines} == {"missed_ball_out", "goal_line"}
+    assert all(r["agreement"] is None and r["official_call"] is None for r in kicks + lines)
+    report = tmp_path / "season.html"
+    assert varroom("season", str(out), "--html", str(report))[0] == 0
+    page = report.read_text("utf-8")
+    assert "No penalty kicks" not in page and "No missed ball-outs" not in page
+
+
+def test_more_planted_scenes_than_a_match_holds_is_one_line_and_no_manifest(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    code, _, stderr = varroom(
+        "synthetic", str(data), "--matches", "2", "--minutes", "10", "--penalties", "3", "--quiet"
+    )
+    assert code == 2
+    assert len(stderr.strip().splitlines()) == 1
+    assert stderr.startswith("varroom: --penalties/--ball-lines: ") and "(--minutes)" in stderr
+    assert not (data / "manifest.csv").exists()

@@ -9,6 +9,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemaini
 
 from varroom.cli.options import FOLDER
 from varroom.cli.progress import progress_bar
+from varroom.errors import InputError
 
 
 @click.command("synthetic")
@@ -22,11 +23,30 @@ from varroom.cli.progress import progress_bar
     help="Length of each match (two halves).",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the season.")
+@click.option(
+    "--penalties",
+    type=click.IntRange(0),
+    default=0,
+    show_default=True,
+    help="Penalty kicks planted in every match, of each kind (legal, goalkeeper off his line, "
+    "encroachment by either side, backward kick).",
+)
+@click.option(
+    "--ball-lines",
+    type=click.IntRange(0),
+    default=0,
+    show_default=True,
+    help="Balls over the line planted in every match, of each kind (ball-outs play goes on "
+    "after, goal-line moments over and short, a curl out and back).",
+)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def synthetic(out: Path, matches: int, minutes: float, seed: int, quiet: bool) -> None:
-    """Write seeded synthetic matches with planted offside situations as Tracab files
-    (meta.xml, tracking.dat), each with its officials' calls and planted truth, and
-    OUT/manifest.csv for `varroom audit-many`."""
+def synthetic(
+    out: Path, matches: int, minutes: float, seed: int, penalties: int, ball_lines: int, quiet: bool
+) -> None:
+    """Write seeded synthetic matches with planted offside situations (and, if asked, penalty
+    kicks and balls over the line) as Tracab files (meta.xml, tracking.dat), each with its
+    officials' calls and planted offside truth, and OUT/manifest.csv for `varroom audit-many`."""
+    from varroom.synthetic.planting import NoRoomError
     from varroom.synthetic.provider_files import synthetic_season
 
     with progress_bar(
@@ -37,7 +57,22 @@ def synthetic(out: Path, matches: int, minutes: float, seed: int, quiet: bool) -
         TimeRemainingColumn(),
     ) as progress:
         task = progress.add_task("", total=matches)
-        manifest = synthetic_season(
-            out, matches, minutes, seed, progress=lambda: progress.advance(task)
-        )
+        try:
+            manifest = synthetic_season(
+                out,
+                matches,
+                minutes,
+                seed,
+                progress=lambda: progress.advance(task),
+                penalties_per_kind=penalties,
+                ball_lines_per_kind=ball_lines,
+            )
+        except NoRoomError as error:
+            # The manifest is written last: without it no match of this run is listed.
+            raise InputError(
+                "--penalties/--ball-lines",
+                "",
+                f"{error} of {minutes:g}-minute matches: plant fewer, or longer matches "
+                "(--minutes); no manifest written",
+            ) from None
     click.echo(f"{matches} matches of {minutes:g} minutes; manifest: {manifest}")

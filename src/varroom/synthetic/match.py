@@ -73,7 +73,7 @@ from varroom.synthetic.penalties import (
     PlantedPenalty,
     plant_penalty,
 )
-from varroom.synthetic.planting import dead_ball_spans, scene_starts
+from varroom.synthetic.planting import NoRoomError, dead_ball_spans, scene_starts
 from varroom.synthetic.play import (
     SPELL_S,
     Holding,
@@ -284,7 +284,9 @@ def _incident_setups(
         slot = (config.period_s - FIRST_INCIDENT_S - LAST_INCIDENT_GAP_S) / len(share)
         room = slot - INCIDENT_S - SPELL_S[0]
         if room < 0:
-            raise ValueError(f"{len(share)} incidents do not fit in a {config.period_s:g} s period")
+            raise NoRoomError(
+                f"{len(share)} incidents do not fit in a {config.period_s:g} s period"
+            )
         for k, kind in enumerate(share):
             start = FIRST_INCIDENT_S + k * slot + float(rng.uniform(0.0, room))
             side = float(rng.choice([-1.0, 1.0]))

@@ -22,6 +22,11 @@ LAST_GAP_S = 10.0
 CLEAR_S = 5.0  # a scene keeps this far from a planted offside incident
 
 
+class NoRoomError(ValueError):
+    """The scenes asked for do not fit in the period (with its offside incidents clear of
+    them): plant fewer, or make the match longer."""
+
+
 def scene_starts(
     period_s: float,
     lengths: Sequence[float],
@@ -39,7 +44,9 @@ def scene_starts(
     for k, length in enumerate(lengths):
         room = slot - length
         if room < 0:
-            raise ValueError(f"{len(lengths)} planted scenes do not fit in a {period_s:g} s period")
+            raise NoRoomError(
+                f"{len(lengths)} planted scenes do not fit in a {period_s:g} s period"
+            )
         for _ in range(tries):
             start = FIRST_S + k * slot + float(rng.uniform(0.0, room))
             clear = (spans[:, 1] < start - CLEAR_S) | (spans[:, 0] > start + length + CLEAR_S)
@@ -47,7 +54,7 @@ def scene_starts(
                 starts.append(start)
                 break
         else:
-            raise ValueError(f"no room for planted scene {k + 1} clear of the offside incidents")
+            raise NoRoomError(f"no room for planted scene {k + 1} clear of the offside incidents")
     return starts
 
 

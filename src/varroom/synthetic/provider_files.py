@@ -131,11 +131,22 @@ def synthetic_season(
     minutes: float = 90.0,
     seed: int = 0,
     progress: Callable[[], None] = lambda: None,
+    *,
+    penalties_per_kind: int = 0,
+    ball_lines_per_kind: int = 0,
 ) -> Path:
     """Write `matches` synthetic matches of `minutes` each under `out`, and `out/manifest.csv`
-    (written last: a manifest names only whole matches). Returns the manifest's path."""
+    (written last: a manifest names only whole matches). Returns the manifest's path. With
+    `penalties_per_kind` / `ball_lines_per_kind`, every match also has that many penalty kicks
+    of each `PenaltyPlant` and ball-line moments of each `BallLinePlant` (found from the
+    tracking: the Tracab files carry no events)."""
     period_s = minutes * 60.0 / 2.0
-    config = SyntheticConfig(period_s=period_s, incidents_per_kind=incidents_per_kind(minutes))
+    config = SyntheticConfig(
+        period_s=period_s,
+        incidents_per_kind=incidents_per_kind(minutes),
+        penalties_per_kind=penalties_per_kind,
+        ball_lines_per_kind=ball_lines_per_kind,
+    )
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
@@ -284,7 +295,9 @@ def _meta_xml(plan: SeasonPlan, match: MatchTracking, periods: list[tuple[int, i
     ]
     start = periods[0][1]
     end = periods[-1][1] + periods[-1][2] - 1
-    for tag, (team_id, name) in (("HomeTeam", plan.home), ("AwayTeam", plan.away)):
+    for side, (tag, (team_id, name)) in enumerate(
+        (("HomeTeam", plan.home), ("AwayTeam", plan.away))
+    ):
         lines += [
             f"  <{tag}>",
             f"    <LongName>{escape(name)} FC</LongName>",
@@ -294,7 +307,11 @@ def _meta_xml(plan: SeasonPlan, match: MatchTracking, periods: list[tuple[int, i
         ]
         for number in range(1, PLAYERS_PER_TEAM + 1):
             lines += [
-                "      <Player>",
+                # The goalkeepers' position code as kloppy's Tracab reader takes it (an
+                # attribute): penalty kicks are found from the tracking only with them known.
+                '      <Player StartingPosition="G">'
+                if match.goalkeeper[side * PLAYERS_PER_TEAM + number - 1]
+                else "      <Player>",
                 f"        <PlayerId>{escape(team_id)}-{number}</PlayerId>",
                 f"        <FirstName>{escape(name)}</FirstName>",
                 f"        <LastName>No. {number}</LastName>",
