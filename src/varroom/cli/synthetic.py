@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
@@ -10,6 +11,21 @@ from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemaini
 from varroom.cli.options import FOLDER
 from varroom.cli.progress import progress_bar
 from varroom.errors import InputError
+
+_PENALTY_KINDS = "legal, goalkeeper off his line, encroachment by either side, backward kick"
+_BALL_LINE_KINDS = (
+    "ball-outs play goes on after, goal-line moments over and short, a curl out and back"
+)
+
+
+def _planted(what: str, kinds: str) -> dict[str, Any]:
+    """An option counting scenes planted in every match, of each kind."""
+    return {
+        "type": click.IntRange(0),
+        "default": 0,
+        "show_default": True,
+        "help": f"{what} planted in every match, of each kind ({kinds}).",
+    }
 
 
 @click.command("synthetic")
@@ -23,22 +39,8 @@ from varroom.errors import InputError
     help="Length of each match (two halves).",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the season.")
-@click.option(
-    "--penalties",
-    type=click.IntRange(0),
-    default=0,
-    show_default=True,
-    help="Penalty kicks planted in every match, of each kind (legal, goalkeeper off his line, "
-    "encroachment by either side, backward kick).",
-)
-@click.option(
-    "--ball-lines",
-    type=click.IntRange(0),
-    default=0,
-    show_default=True,
-    help="Balls over the line planted in every match, of each kind (ball-outs play goes on "
-    "after, goal-line moments over and short, a curl out and back).",
-)
+@click.option("--penalties", **_planted("Penalty kicks", _PENALTY_KINDS))
+@click.option("--ball-lines", **_planted("Balls over the line", _BALL_LINE_KINDS))
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def synthetic(
     out: Path, matches: int, minutes: float, seed: int, penalties: int, ball_lines: int, quiet: bool
