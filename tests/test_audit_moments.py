@@ -5,58 +5,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from matches import RATE_HZ, match_of
 from varroom.audit.deliberate import Flight, deliberate_probability, heading_into_goal
 from varroom.audit.moments import REACH_M, ActionSource, find_moments
 from varroom.audit.restarts import restart_actions
 from varroom.match.tracking import (
-    DirectionSource,
     EventKind,
     MatchEvent,
     MatchTracking,
-    PitchSource,
-    Provider,
-    Team,
-    TeamAttack,
 )
-from varroom.model.situation import Action, Direction, Pitch
+from varroom.model.situation import Action, Pitch
 from varroom.synthetic.match import SyntheticConfig, synthetic_match
-
-RATE_HZ = 25.0
-TEAMS = (Team("h", "Home"), Team("a", "Away"))
-
-
-def match_of(
-    ball_m: np.ndarray,
-    players_m: np.ndarray,
-    period: np.ndarray | None = None,
-    events: tuple[MatchEvent, ...] = (),
-) -> MatchTracking:
-    """A match of T frames at 25 Hz: the first half of the players home, the rest away."""
-    n_frames, n_players = players_m.shape[:2]
-    period = np.ones(n_frames, dtype=np.int8) if period is None else period
-    t_s = np.arange(n_frames) / RATE_HZ
-    return MatchTracking(
-        provider=Provider.SYNTHETIC,
-        pitch=Pitch(),
-        pitch_source=PitchSource.METADATA,
-        teams=TEAMS,
-        attack=tuple(
-            TeamAttack(team.id, p, direction, DirectionSource.METADATA)
-            for p in (1, 2)
-            for team, direction in zip(TEAMS, (Direction.PLUS_X, Direction.MINUS_X), strict=True)
-        ),
-        frame_rate_hz=RATE_HZ,
-        t_s=t_s,
-        period=period.astype(np.int8),
-        ball_m=ball_m,
-        players_m=players_m.astype(np.float32),
-        player_ids=np.array([f"p{k}" for k in range(n_players)]),
-        player_names=(None,) * n_players,
-        player_numbers=(None,) * n_players,
-        player_teams=np.array(["h" if k < n_players // 2 else "a" for k in range(n_players)]),
-        goalkeeper=np.zeros(n_players, dtype=bool),
-        events=events,
-    )
 
 
 def kinked(t_s: np.ndarray, kick_s: float, at_m: tuple[float, float], v_in, v_out) -> np.ndarray:

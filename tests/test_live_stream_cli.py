@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from conftest import SHARED_DATA
+from matches import cut, match_of
 from varroom.audit.run import audit_match
 from varroom.cli.main import cli
 from varroom.live.feed import follow, tcp_lines
@@ -37,15 +38,9 @@ from varroom.live.stream import (
 )
 from varroom.match import load_match
 from varroom.match.tracking import (
-    DirectionSource,
     MatchEvent,
     MatchTracking,
-    PitchSource,
-    Provider,
-    Team,
-    TeamAttack,
 )
-from varroom.model.situation import Direction, Pitch
 from varroom.synthetic.ball_lines import BallLinePlant
 from varroom.synthetic.match import SyntheticConfig, synthetic_match
 
@@ -58,17 +53,7 @@ def first_half() -> MatchTracking:
     match = synthetic_match(
         SyntheticConfig(seed=5, period_s=240.0, incidents_per_kind=1, with_events=True)
     ).match
-    keep = match.period == 1
-    return type(match)(
-        **{
-            **{name: getattr(match, name) for name in match.__dataclass_fields__},
-            "t_s": match.t_s[keep],
-            "period": match.period[keep],
-            "ball_m": match.ball_m[keep],
-            "players_m": match.players_m[keep],
-            "events": tuple(e for e in match.events if e.period == 1),
-        }
-    )
+    return cut(match, match.period == 1, lambda e: e.period == 1)
 
 
 @pytest.fixture(scope="module")
@@ -136,7 +121,7 @@ def test_any_frame_reads_back_as_it_was_written(
         ball[2] = np.nan
     if ball_seen == "none":
         ball[:] = np.nan
-    match = _one_frame_match(t_s, period, ball, players)
+    match = match_of(ball[None, :], players[None, :, :], np.array([period]), t_s=np.array([t_s]))
     reader = StreamReader()
     assert isinstance(reader.read(header_line(match)), Header)
     frame = reader.read(frame_line(match, 0, [str(pid) for pid in match.player_ids]))
@@ -144,32 +129,6 @@ def test_any_frame_reads_back_as_it_was_written(
     assert (frame.period, frame.t_s) == (period, t_s)
     np.testing.assert_array_equal(frame.ball_m, ball)
     np.testing.assert_array_equal(frame.players_m, players)
-
-
-def _one_frame_match(
-    t_s: float, period: int, ball: np.ndarray, players: np.ndarray
-) -> MatchTracking:
-    teams = (Team("h", "H"), Team("a", "A"))
-    return MatchTracking(
-        provider=Provider.SYNTHETIC,
-        pitch=Pitch(),
-        pitch_source=PitchSource.METADATA,
-        teams=teams,
-        attack=tuple(
-            TeamAttack(team.id, period, direction, DirectionSource.METADATA)
-            for team, direction in zip(teams, Direction, strict=True)
-        ),
-        frame_rate_hz=25.0,
-        t_s=np.array([t_s]),
-        period=np.array([period], dtype=np.int8),
-        ball_m=ball[None, :],
-        players_m=players[None, :, :],
-        player_ids=np.array(["h1", "h2", "a1", "a2"]),
-        player_names=(None,) * 4,
-        player_numbers=(None,) * 4,
-        player_teams=np.array(["h", "h", "a", "a"]),
-        goalkeeper=np.zeros(4, dtype=bool),
-    )
 
 
 HEADER = {
@@ -409,18 +368,7 @@ def test_a_room_that_refuses_is_reported_and_the_run_goes_on(
 def _stream_near(match: MatchTracking, period: int, t_s: float) -> str:
     """The frame stream of the 8 seconds either side of `t_s` (and the events in them)."""
     keep = (match.period == period) & (np.abs(match.t_s - t_s) <= 8.0)
-    near = type(match)(
-        **{
-            **{name: getattr(match, name) for name in match.__dataclass_fields__},
-            "t_s": match.t_s[keep],
-            "period": match.period[keep],
-            "ball_m": match.ball_m[keep],
-            "players_m": match.players_m[keep],
-            "events": tuple(
-                e for e in match.events if e.period == period and abs(e.t_s - t_s) <= 8
-            ),
-        }
-    )
+    near = cut(match, keep, lambda e: e.period == period and abs(e.t_s - t_s) <= 8)
     return "".join(line + "\n" for _, _, line in match_lines(near))
 
 
