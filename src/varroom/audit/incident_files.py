@@ -17,23 +17,25 @@ from varroom.formats.situation_json import situation_to_dict
 AnyIncident = Incident | PenaltyIncident | BallLineIncident
 
 
+def case_file(item: AnyIncident) -> dict[str, Any]:
+    """The incident's case alone, in its own format: what `varroom check` judges (and what
+    `varroom live --room` posts)."""
+    if isinstance(item, Incident):
+        return situation_to_dict(item.situation)
+    if isinstance(item, PenaltyIncident):
+        return penalty_kick_to_dict(item.kick)
+    if isinstance(item, BallLineIncident):
+        return ball_line_to_dict(item.case)
+    raise TypeError(
+        f"an incident must be a situation, a penalty kick or a ball line, got {type(item).__name__}"
+    )
+
+
 def incident_file(item: AnyIncident, match: str | None = None) -> dict[str, Any]:
     """The file of one incident, with the audit's verdict in `meta.audit`, its clock in
     `meta.minute` and the match (when given) in `meta.match`."""
-    if isinstance(item, Incident):
-        data = situation_to_dict(item.situation)
-        data["meta"]["audit"] = incident_dict(item)
-    elif isinstance(item, PenaltyIncident):
-        data = penalty_kick_to_dict(item.kick)
-        data["meta"]["audit"] = item.to_dict()
-    elif isinstance(item, BallLineIncident):
-        data = ball_line_to_dict(item.case)
-        data["meta"]["audit"] = item.to_dict()
-    else:
-        raise TypeError(
-            "an incident must be a situation, a penalty kick or a ball line, "
-            f"got {type(item).__name__}"
-        )
+    data = case_file(item)
+    data["meta"]["audit"] = incident_dict(item) if isinstance(item, Incident) else item.to_dict()
     if match:
         data["meta"].setdefault("match", match)
     data["meta"].setdefault("minute", clock(item.period, item.t_s))

@@ -6,6 +6,7 @@ import json
 
 import click
 
+from varroom.audit.incident_files import case_file
 from varroom.audit.model import clock
 from varroom.audit.penalties import PenaltyIncident
 from varroom.errors import InputError
@@ -43,8 +44,8 @@ def live(source: str, room: str | None, room_token: str | None, as_json: bool) -
 
     def on_alert(alert: Alert | LawAlert, header: Header) -> None:
         if isinstance(alert, LawAlert):
-            line = alert.to_dict()
-            upload = alert.upload
+            upload = case_file(alert.incident)
+            line = alert.to_dict(upload)
         else:
             upload = alert_situation(alert, header)
             line = alert.to_dict(upload)

@@ -47,8 +47,6 @@ from varroom.audit.penalties import (
 from varroom.audit.tracking import tracking_of
 from varroom.engine.ball_line_path import past_lines_m
 from varroom.engine.ball_line_verdict import BallLineVerdict
-from varroom.formats.ball_line_json import ball_line_to_dict
-from varroom.formats.penalty_json import penalty_kick_to_dict
 from varroom.live.stream import Frame
 from varroom.live.window import Template, Window
 from varroom.match.tracking import EventKind, MatchEvent, MatchTracking
@@ -78,8 +76,9 @@ class LawAlert:
             return "penalty"
         return "ball_out" if incident.what is BallLineWhat.MISSED_BALL_OUT else "goal_line"
 
-    def to_dict(self) -> dict[str, Any]:
-        """The alert line of the frame stream (docs/formats/frames.md)."""
+    def to_dict(self, case: dict[str, Any]) -> dict[str, Any]:
+        """The alert line of the frame stream (docs/formats/frames.md); `case` is the kick or
+        the ball line in its own format (`audit.incident_files.case_file`)."""
         incident = self.incident
         line: dict[str, Any] = {
             "kind": "alert",
@@ -94,7 +93,7 @@ class LawAlert:
                 "kicker": incident.kick.kicker,
                 "found_by": incident.found_by,
                 "verdict": incident.verdict.to_dict(),
-                "penalty_kick": self.upload,
+                "penalty_kick": case,
             }
         return line | {
             "between_frames": incident.between_frames,
@@ -102,16 +101,8 @@ class LawAlert:
             if incident.out_before_goal_t_s is None
             else round(incident.out_before_goal_t_s, 3),
             "verdict": incident.verdict.to_dict(),
-            "ball_line": self.upload,
+            "ball_line": case,
         }
-
-    @property
-    def upload(self) -> dict[str, Any]:
-        """The file `--room` posts: the kick, or the ball line, in its own format."""
-        incident = self.incident
-        if isinstance(incident, PenaltyIncident):
-            return penalty_kick_to_dict(incident.kick)
-        return ball_line_to_dict(incident.case)
 
 
 @dataclass
