@@ -16,17 +16,27 @@ from varroom.model.situation import Situation
 
 Case = Situation | PenaltyKick | BallLineCase
 
-# A file's `kind` -> the reader that checks every field of that kind; any other value (or none)
-# is read as a situation, whose reader names what is wrong with it.
+SITUATION = "situation"
+# A file's kind -> the reader that checks every field of that kind.
 _READERS: dict[str, Callable[[Any, str], Case]] = {
+    SITUATION: situation_from_dict,
     penalty_json.KIND: penalty_json.penalty_kick_from_dict,
     ball_line_json.KIND: ball_line_json.ball_line_from_dict,
 }
 
 
+def file_kind(data: Any) -> str:
+    """A file's kind: its `kind` when it is one varroom reads, else a situation (whose reader
+    names what is wrong with the file)."""
+    kind = data.get("kind") if isinstance(data, dict) else None
+    return kind if isinstance(kind, str) and kind in _READERS else SITUATION
+
+
+def case_from_dict(data: Any, source: str) -> Case:
+    """Check already-parsed JSON of any kind with the reader of its kind."""
+    return _READERS[file_kind(data)](data, source)
+
+
 def load(path: str | Path) -> Case:
     """Read and check a file of any kind `varroom check` judges (the file is read once)."""
-    data = read_json(path)
-    kind = data.get("kind") if isinstance(data, dict) else None
-    reader = _READERS.get(kind) if isinstance(kind, str) else None
-    return (reader or situation_from_dict)(data, str(path))
+    return case_from_dict(read_json(path), str(path))

@@ -21,6 +21,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from varroom.formats.ball_line_json import KIND as BALL_LINE
+from varroom.formats.load import SITUATION, file_kind
 from varroom.formats.penalty_json import KIND as PENALTY_KICK
 from varroom.model.situation import Action, TouchKind, touch_kind
 
@@ -137,7 +138,6 @@ def play_kind(action: str) -> str | None:
     return _SETTABLE.get(kind)
 
 
-SITUATION = "situation"
 # The parts of `Facts` each kind of file takes, and what is said of a part it does not take.
 FACT_PARTS = {
     SITUATION: ("plays", "involvement", "off_field"),
@@ -151,14 +151,8 @@ _NOT_TAKEN = {
 }
 
 
-def kind_of(data: Mapping[str, Any]) -> str:
-    """What a file is: a penalty kick or a ball line by its `kind`, else a situation."""
-    kind = data.get("kind")
-    return kind if kind in (PENALTY_KICK, BALL_LINE) else SITUATION
-
-
 def is_penalty_kick(data: Mapping[str, Any]) -> bool:
-    return kind_of(data) == PENALTY_KICK
+    return file_kind(data) == PENALTY_KICK
 
 
 def _penalty_facts(stated: Mapping[str, Any]) -> dict[str, Any]:
@@ -176,7 +170,7 @@ def original_facts(situation: Mapping[str, Any]) -> dict[str, Any]:
     if is_penalty_kick(situation):
         stated = situation.get("facts")
         return {"penalty": _penalty_facts(stated if isinstance(stated, dict) else {})}
-    if kind_of(situation) == BALL_LINE:
+    if file_kind(situation) == BALL_LINE:
         return {}
     involvement = []
     off_field = []
@@ -197,7 +191,7 @@ def normalise(situation: Mapping[str, Any], facts: Facts, where: str = "$") -> d
     Plays that restate the touch's own kind are dropped; duplicates are errors for plays
     (two answers for one touch) and merged for involvement.
     """
-    kind = kind_of(situation)
+    kind = file_kind(situation)
     for part in Facts.model_fields:
         if getattr(facts, part) and part not in FACT_PARTS[kind]:
             raise FactsError(f"{where}.{part}", _NOT_TAKEN[kind].format(where=where))
@@ -301,7 +295,7 @@ def apply_facts(situation: Mapping[str, Any], facts: Mapping[str, Any]) -> dict[
         stated = data.get("facts")
         data["facts"] = {**(stated if isinstance(stated, dict) else {}), **facts["penalty"]}
         return data
-    if kind_of(data) == BALL_LINE:
+    if file_kind(data) == BALL_LINE:
         return data
     touches = data["touches"]
     for play in facts["plays"]:
@@ -326,7 +320,7 @@ def describe_changes(
     base = original_facts(situation)
     if is_penalty_kick(situation):
         return _penalty_changes(base["penalty"], facts["penalty"], names)
-    if kind_of(situation) == BALL_LINE:
+    if file_kind(situation) == BALL_LINE:
         return []
     touches = situation["touches"]
     lines = []

@@ -14,9 +14,10 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
+from varroom.formats.load import SITUATION
 from varroom.serve.config import PRIVATE_DIR
 from varroom.serve.errors import ApiError
-from varroom.serve.facts import SITUATION, apply_facts
+from varroom.serve.facts import apply_facts
 from varroom.serve.service.judging import KINDS, read_dict
 from varroom.serve.service.store import Store
 

@@ -1,5 +1,5 @@
-"""The engine as the review room runs it: the readers, judges and picture writers of
-`varroom check`, one row per kind of file.
+"""The engine as the review room runs it: `varroom check`'s reader of every kind of file
+(`formats.load`), and its judge and picture writer, one row per kind.
 
 A penalty kick's verdict (Law 14) and a ball line's (Laws 9 and 10) get a `status`, their
 decision, so that the queue, the log and the headline read every incident's call from one field.
@@ -18,19 +18,15 @@ from varroom.engine.judge import judge
 from varroom.engine.penalty import judge_penalty
 from varroom.errors import InputError
 from varroom.formats.ball_line_json import KIND as BALL_LINE
-from varroom.formats.ball_line_json import ball_line_from_dict
+from varroom.formats.load import SITUATION, case_from_dict, file_kind
 from varroom.formats.penalty_json import KIND as PENALTY_KICK
-from varroom.formats.penalty_json import penalty_kick_from_dict
-from varroom.formats.situation_json import situation_from_dict
 from varroom.serve.errors import ApiError, unjudgeable_as_422
-from varroom.serve.facts import SITUATION, kind_of
 
 
 @dataclass(frozen=True, slots=True)
 class FileKind:
-    """How `varroom check` reads, judges and draws one kind of file."""
+    """How `varroom check` judges and draws one kind of file (`formats.load` reads it)."""
 
-    read: Callable[[Any, str], Any]
     judge: Callable[[Any], Any]
     # The picture writer, `module:function` in varroom.pictures, as `varroom check --image`
     # draws it: imported on first use, so that serving the queue never waits on matplotlib.
@@ -45,18 +41,17 @@ class FileKind:
 
 
 KINDS = {
-    SITUATION: FileKind(situation_from_dict, judge, "decision:write_decision"),
-    PENALTY_KICK: FileKind(penalty_kick_from_dict, judge_penalty, "penalty:write_penalty_png"),
-    BALL_LINE: FileKind(ball_line_from_dict, judge_ball_line, "ball_line:write_ball_line_view"),
+    SITUATION: FileKind(judge, "decision:write_decision"),
+    PENALTY_KICK: FileKind(judge_penalty, "penalty:write_penalty_png"),
+    BALL_LINE: FileKind(judge_ball_line, "ball_line:write_ball_line_view"),
 }
 
 
 def read_dict(data: Any, source: str) -> tuple[FileKind, Any]:
     """The kind of a file and what its reader builds from it; a fault is a 422 with the JSON
     path `varroom check` names."""
-    kind = KINDS[kind_of(data) if isinstance(data, dict) else SITUATION]
     try:
-        return kind, kind.read(data, source)
+        return KINDS[file_kind(data)], case_from_dict(data, source)
     except InputError as error:
         raise ApiError(422, error.problem, error.where or "$") from None
 

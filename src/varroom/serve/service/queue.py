@@ -8,9 +8,10 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
+from varroom.formats.load import file_kind
 from varroom.serve import db, json_input
 from varroom.serve.audit import incident_key
-from varroom.serve.facts import describe_changes, kind_of, original_facts, play_kind
+from varroom.serve.facts import describe_changes, original_facts, play_kind
 from varroom.serve.service.decisions import conflicted
 from varroom.serve.service.display import (
     attacking_team,
@@ -189,7 +190,7 @@ class Queue:
                 }
                 for p in data.get("players", ())  # a ball line has none
             ],
-            "kind": kind_of(data),
+            "kind": file_kind(data),
             "touches": [
                 {
                     "index": i,
