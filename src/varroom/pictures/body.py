@@ -17,61 +17,58 @@ from dataclasses import dataclass
 
 from varroom.model.situation import BodyPart, Position
 
-# Standard pose: (forward, left, height) in metres from the tracked point, facing +forward.
-POSE: Mapping[str, tuple[float, float, float]] = {
+Joint = tuple[float, float, float]
+
+# Standard pose: (forward, left, height) in metres from the tracked point, facing +forward. The
+# body's middle, then its left side: the right side mirrors the left, so the two cannot differ.
+_MIDDLE: Mapping[str, Joint] = {
     "head": (0.02, 0.0, 1.68),
     "neck": (0.0, 0.0, 1.50),
     "torso": (0.0, 0.0, 1.18),
-    "left_shoulder": (0.0, 0.20, 1.45),
-    "right_shoulder": (0.0, -0.20, 1.45),
-    "left_arm": (0.0, 0.25, 1.29),
-    "right_arm": (0.0, -0.25, 1.29),
-    "left_elbow": (0.02, 0.28, 1.12),
-    "right_elbow": (0.02, -0.28, 1.12),
-    "left_wrist": (0.06, 0.29, 0.90),
-    "right_wrist": (0.06, -0.29, 0.90),
-    "left_hand": (0.08, 0.29, 0.82),
-    "right_hand": (0.08, -0.29, 0.82),
-    "left_hip": (0.0, 0.11, 0.95),
-    "right_hip": (0.0, -0.11, 0.95),
-    "left_knee": (0.04, 0.12, 0.50),
-    "right_knee": (0.04, -0.12, 0.50),
-    "left_ankle": (0.0, 0.12, 0.09),
-    "right_ankle": (0.0, -0.12, 0.09),
-    "left_heel": (-0.07, 0.12, 0.04),
-    "right_heel": (-0.07, -0.12, 0.04),
-    "left_foot": (0.10, 0.12, 0.05),
-    "right_foot": (0.10, -0.12, 0.05),
-    "left_toe": (0.19, 0.12, 0.03),
-    "right_toe": (0.19, -0.12, 0.03),
 }
+_LEFT: Mapping[str, Joint] = {
+    "shoulder": (0.0, 0.20, 1.45),
+    "arm": (0.0, 0.25, 1.29),
+    "elbow": (0.02, 0.28, 1.12),
+    "wrist": (0.06, 0.29, 0.90),
+    "hand": (0.08, 0.29, 0.82),
+    "hip": (0.0, 0.11, 0.95),
+    "knee": (0.04, 0.12, 0.50),
+    "ankle": (0.0, 0.12, 0.09),
+    "heel": (-0.07, 0.12, 0.04),
+    "foot": (0.10, 0.12, 0.05),
+    "toe": (0.19, 0.12, 0.03),
+}
+_SIDES = (("left", 1.0), ("right", -1.0))
+POSE: Mapping[str, Joint] = {
+    **_MIDDLE,
+    **{
+        f"{side}_{joint}": (forward, sign * left, height)
+        for joint, (forward, left, height) in _LEFT.items()
+        for side, sign in _SIDES
+    },
+}
+
+
+def _each_side(*chains: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """The bones along each chain of joints, on the left then on the right (a middle joint in a
+    chain is the same on both sides)."""
+    bones: list[tuple[str, str]] = []
+    for side, _ in _SIDES:
+        for chain in chains:
+            joints = [joint if joint in _MIDDLE else f"{side}_{joint}" for joint in chain]
+            bones += zip(joints, joints[1:], strict=False)
+    return tuple(bones)
+
 
 BONES: tuple[tuple[str, str], ...] = (
     ("head", "neck"),
     ("neck", "torso"),
-    ("neck", "left_shoulder"),
-    ("neck", "right_shoulder"),
-    ("left_shoulder", "left_arm"),
-    ("left_arm", "left_elbow"),
-    ("left_elbow", "left_wrist"),
-    ("left_wrist", "left_hand"),
-    ("right_shoulder", "right_arm"),
-    ("right_arm", "right_elbow"),
-    ("right_elbow", "right_wrist"),
-    ("right_wrist", "right_hand"),
-    ("torso", "left_hip"),
-    ("torso", "right_hip"),
+    *_each_side(("neck", "shoulder")),
+    *_each_side(("shoulder", "arm", "elbow", "wrist", "hand")),
+    *_each_side(("torso", "hip")),
     ("left_hip", "right_hip"),
-    ("left_hip", "left_knee"),
-    ("left_knee", "left_ankle"),
-    ("left_ankle", "left_foot"),
-    ("left_foot", "left_toe"),
-    ("left_ankle", "left_heel"),
-    ("right_hip", "right_knee"),
-    ("right_knee", "right_ankle"),
-    ("right_ankle", "right_foot"),
-    ("right_foot", "right_toe"),
-    ("right_ankle", "right_heel"),
+    *_each_side(("hip", "knee", "ankle", "foot", "toe"), ("ankle", "heel")),
 )
 
 ARM_JOINTS = frozenset(
@@ -84,7 +81,7 @@ assert set(POSE) == {part.value for part in BodyPart}
 
 @dataclass(frozen=True, slots=True)
 class Skeleton:
-    joints: Mapping[str, tuple[float, float, float]]
+    joints: Mapping[str, Joint]
     measured: frozenset[str]
 
 
@@ -93,7 +90,7 @@ def skeleton(position: Position, facing: float) -> Skeleton | None:
     +x, -1 when he faces -x; his left is then +y, respectively -y."""
     if not position.parts:
         return None
-    joints: dict[str, tuple[float, float, float]] = {}
+    joints: dict[str, Joint] = {}
     for name, (forward, left, height) in POSE.items():
         joints[name] = (position.x_m + facing * forward, position.y_m + facing * left, height)
     measured = set()

@@ -15,7 +15,7 @@ import json
 import multiprocessing
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -109,32 +109,49 @@ def run_season(
         report(outcome)
 
     if todo:
+        batch = _Batch(todo, out, inputs, ended)
         if scheduler is None:
-            _run_local(todo, out, inputs, workers or os.cpu_count() or 1, ended)
+            _run_local(batch, workers or os.cpu_count() or 1)
         else:
-            _run_dask(todo, out, inputs, scheduler, ended)
+            _run_dask(batch, scheduler)
     store.gather(out, [entry.match_id for entry in entries])
     failed = [(o.match_id, o.error) for o in outcomes if o.state is not MatchState.OK]
     return Summary(len(entries), skipped, len(outcomes) - len(failed), len(failed), tuple(failed))
 
 
-def _run_local(
-    todo: Sequence[MatchEntry],
-    out: Path,
-    inputs: dict[str, str],
-    workers: int,
-    ended: Callable[[Outcome], None],
-) -> None:
+@dataclass(frozen=True, slots=True)
+class _Batch:
+    """The matches to run, the folder of their results, the hash of each one's inputs, and
+    who hears of each match as it ends."""
+
+    todo: Sequence[MatchEntry]
+    out: Path
+    inputs: Mapping[str, str]
+    ended: Report
+
+    def end(self, future: object, entry: MatchEntry) -> None:
+        """Report the match's outcome; a worker that died under it (killed, out of memory)
+        fails the match, stored by the driver."""
+        try:
+            outcome: Outcome = future.result()  # type: ignore[attr-defined]
+        except Exception as error:
+            message = " ".join(f"worker lost: {type(error).__name__}: {error}".split())
+            outcome = _store_failure(entry, self.out, self.inputs[entry.match_id], message)
+        self.ended(outcome)
+
+
+def _run_local(batch: _Batch, workers: int) -> None:
     """On a pool of spawned processes. A worker that dies (killed, out of memory) breaks the
     pool: the matches left are run again on a new one, up to `_POOLS` pools in all, and
     then fail."""
-    left = list(todo)
+    left = list(batch.todo)
     for attempt in range(_POOLS):
         # Spawned, not forked: the driver runs a progress thread, and a fork copies its locks.
         context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(min(workers, len(left)), context, initializer=warm) as pool:
             futures: dict[Future[Outcome], MatchEntry] = {
-                pool.submit(run_match, entry, out, inputs[entry.match_id]): entry for entry in left
+                pool.submit(run_match, entry, batch.out, batch.inputs[entry.match_id]): entry
+                for entry in left
             }
             lost = []
             for future in as_completed(futures):
@@ -142,19 +159,13 @@ def _run_local(
                 if isinstance(future.exception(), BrokenProcessPool) and attempt + 1 < _POOLS:
                     lost.append(entry)
                 else:
-                    ended(_outcome(future, entry, out, inputs))
+                    batch.end(future, entry)
         if not lost:
             return
         left = lost
 
 
-def _run_dask(
-    todo: Sequence[MatchEntry],
-    out: Path,
-    inputs: dict[str, str],
-    scheduler: str,
-    ended: Callable[[Outcome], None],
-) -> None:
+def _run_dask(batch: _Batch, scheduler: str) -> None:
     try:
         from distributed import Client
         from distributed import as_completed as dask_completed
@@ -172,25 +183,15 @@ def _run_dask(
             client.submit(
                 run_match,
                 entry,
-                out,
-                inputs[entry.match_id],
-                key=f"varroom-{entry.match_id}-{inputs[entry.match_id]}",
+                batch.out,
+                batch.inputs[entry.match_id],
+                key=f"varroom-{entry.match_id}-{batch.inputs[entry.match_id]}",
                 pure=False,
             ): entry
-            for entry in todo
+            for entry in batch.todo
         }
         for future in dask_completed(futures):  # type: ignore[no-untyped-call]
-            ended(_outcome(future, futures[future], out, inputs))
-
-
-def _outcome(future: object, entry: MatchEntry, out: Path, inputs: dict[str, str]) -> Outcome:
-    """The match's outcome; a worker that died under it (killed, out of memory) fails the
-    match, stored by the driver."""
-    try:
-        return future.result()  # type: ignore[attr-defined, no-any-return]
-    except Exception as error:
-        message = " ".join(f"worker lost: {type(error).__name__}: {error}".split())
-        return _store_failure(entry, out, inputs[entry.match_id], message)
+            batch.end(future, futures[future])
 
 
 def _store_failure(entry: MatchEntry, out: Path, inputs: str, message: str) -> Outcome:
