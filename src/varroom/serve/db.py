@@ -34,39 +34,60 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 metadata = sa.MetaData()
 
+
+# What a column holds, stated once here; the migrations, frozen, spell each one out.
+def _serial() -> sa.Column[int]:
+    """A row's own number, given by the database."""
+    return sa.Column("id", sa.Integer, primary_key=True, autoincrement=True)
+
+
+def _stamp(name: str) -> sa.Column[str]:
+    """A time in ISO 8601, UTC."""
+    return sa.Column(name, sa.String(40), nullable=False)
+
+
+def _document(name: str) -> sa.Column[str]:
+    """A JSON document (`*_json`)."""
+    return sa.Column(name, sa.Text, nullable=False)
+
+
+def _required(name: str, type_: Any, *args: Any, **kwargs: Any) -> sa.Column[Any]:
+    return sa.Column(name, type_, *args, nullable=False, **kwargs)
+
+
 audits = sa.Table(
     "audits",
     metadata,
     sa.Column("id", sa.String(32), primary_key=True),
-    sa.Column("created_at", sa.String(40), nullable=False),
-    sa.Column("updated_at", sa.String(40), nullable=False),
-    sa.Column("provider", sa.String(40), nullable=False),
-    sa.Column("state", sa.String(20), nullable=False),
-    sa.Column("progress", sa.Float, nullable=False),
-    sa.Column("incidents_added", sa.Integer, nullable=False),
-    sa.Column("incidents_rejected", sa.Integer, nullable=False),
-    sa.Column("incidents_known", sa.Integer, nullable=False, server_default="0"),
+    _stamp("created_at"),
+    _stamp("updated_at"),
+    _required("provider", sa.String(40)),
+    _required("state", sa.String(20)),
+    _required("progress", sa.Float),
+    _required("incidents_added", sa.Integer),
+    _required("incidents_rejected", sa.Integer),
+    _required("incidents_known", sa.Integer, server_default="0"),
     sa.Column("error", sa.Text),
-    sa.Column("files_json", sa.Text, nullable=False),
+    _document("files_json"),
 )
 
 situations = sa.Table(
     "situations",
     metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("created_at", sa.String(40), nullable=False),
-    sa.Column("updated_at", sa.String(40), nullable=False),
-    sa.Column("title", sa.String(300), nullable=False),
+    _serial(),
+    _stamp("created_at"),
+    _stamp("updated_at"),
+    _required("title", sa.String(300)),
     sa.Column("source_name", sa.String(300)),
-    sa.Column("origin", sa.String(20), nullable=False),
+    _required("origin", sa.String(20)),
     sa.Column("audit_id", sa.String(32), sa.ForeignKey("audits.id")),
-    sa.Column("situation_json", sa.Text, nullable=False),
-    sa.Column("facts_json", sa.Text, nullable=False),
-    sa.Column("facts_version", sa.Integer, nullable=False),
-    sa.Column("engine_verdict_json", sa.Text, nullable=False),
-    sa.Column("verdict_json", sa.Text, nullable=False),
-    sa.Column("summary_json", sa.Text, nullable=False),
-    sa.Column("status", sa.String(20), nullable=False),
+    _document("situation_json"),
+    _document("facts_json"),
+    _required("facts_version", sa.Integer),
+    _document("engine_verdict_json"),
+    _document("verdict_json"),
+    _document("summary_json"),
+    _required("status", sa.String(20)),
     # An audit's incident: its match, kind and moment (`serve.audit.incident_key`); uploads none.
     sa.Column("incident_key", sa.String(64), unique=True),
 )
@@ -74,24 +95,56 @@ situations = sa.Table(
 decisions = sa.Table(
     "decisions",
     metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("situation_id", sa.Integer, sa.ForeignKey("situations.id"), nullable=False),
-    sa.Column("created_at", sa.String(40), nullable=False),
-    sa.Column("reviewer", sa.String(80), nullable=False),
-    sa.Column("decision", sa.String(20), nullable=False),
-    sa.Column("outcome", sa.String(20), nullable=False),
-    sa.Column("engine_status", sa.String(20), nullable=False),
+    _serial(),
+    _required("situation_id", sa.Integer, sa.ForeignKey("situations.id")),
+    _stamp("created_at"),
+    _required("reviewer", sa.String(80)),
+    _required("decision", sa.String(20)),
+    _required("outcome", sa.String(20)),
+    _required("engine_status", sa.String(20)),
     sa.Column("engine_offender", sa.String(200)),
     sa.Column("margin_m", sa.Float),
-    sa.Column("duration_s", sa.Float, nullable=False),
-    sa.Column("facts_json", sa.Text, nullable=False),
-    sa.Column("verdict_json", sa.Text, nullable=False),
+    _required("duration_s", sa.Float),
+    _document("facts_json"),
+    _document("verdict_json"),
     sa.Column("corrects", sa.Integer, sa.ForeignKey("decisions.id")),
     sa.Column("client_ref", sa.String(100)),
     sa.Column("note", sa.Text),
     sa.Column("conflicts_with", sa.Text),
     sa.Column("prev_hash", sa.String(64)),
     sa.Column("entry_hash", sa.String(64)),
+)
+
+# Stills (migration 0004): a broadcast picture, the marks set on it (each save a new row: the
+# marks a decision was judged on never change), and which marks each decision rests on.
+stills = sa.Table(
+    "stills",
+    metadata,
+    _serial(),
+    _stamp("created_at"),
+    sa.Column("source_name", sa.String(300)),
+    _required("media_type", sa.String(20)),
+    _required("width", sa.Integer),
+    _required("height", sa.Integer),
+    _required("sha256", sa.String(64)),
+    sa.Column("situation_id", sa.Integer, sa.ForeignKey("situations.id"), unique=True),
+)
+
+still_marks = sa.Table(
+    "still_marks",
+    metadata,
+    _serial(),
+    _required("still_id", sa.Integer, sa.ForeignKey("stills.id")),
+    _stamp("created_at"),
+    _required("facts_version", sa.Integer),
+    _document("marks_json"),
+)
+
+still_decisions = sa.Table(
+    "still_decisions",
+    metadata,
+    sa.Column("decision_id", sa.Integer, primary_key=True),  # a decisions.id (see 0004)
+    _required("marks_id", sa.Integer, sa.ForeignKey("still_marks.id")),
 )
 
 
@@ -192,36 +245,3 @@ def current_revision(engine: Engine) -> str:
 
 def head_revision() -> str:
     return ScriptDirectory.from_config(alembic_config()).get_current_head() or ""
-
-
-# Stills (migration 0004): a broadcast picture, the marks set on it (each save a new row: the
-# marks a decision was judged on never change), and which marks each decision rests on.
-stills = sa.Table(
-    "stills",
-    metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("created_at", sa.String(40), nullable=False),
-    sa.Column("source_name", sa.String(300)),
-    sa.Column("media_type", sa.String(20), nullable=False),
-    sa.Column("width", sa.Integer, nullable=False),
-    sa.Column("height", sa.Integer, nullable=False),
-    sa.Column("sha256", sa.String(64), nullable=False),
-    sa.Column("situation_id", sa.Integer, sa.ForeignKey("situations.id"), unique=True),
-)
-
-still_marks = sa.Table(
-    "still_marks",
-    metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("still_id", sa.Integer, sa.ForeignKey("stills.id"), nullable=False),
-    sa.Column("created_at", sa.String(40), nullable=False),
-    sa.Column("facts_version", sa.Integer, nullable=False),
-    sa.Column("marks_json", sa.Text, nullable=False),
-)
-
-still_decisions = sa.Table(
-    "still_decisions",
-    metadata,
-    sa.Column("decision_id", sa.Integer, primary_key=True),  # a decisions.id (see 0004)
-    sa.Column("marks_id", sa.Integer, sa.ForeignKey("still_marks.id"), nullable=False),
-)
