@@ -423,3 +423,16 @@ def test_a_goal_line_alert_is_queued_in_the_room_as_a_ball_line(
         alert = _live_into_room(runner, stream, url, "goal_line")
     assert alert["ball_line"]["kind"] == alert["verdict"]["kind"] == "ball_line"
     assert alert["verdict"]["decision"] == "goal" and alert["verdict"]["margin_m"] > 0
+
+
+def test_a_room_token_on_the_command_line_is_warned_about(
+    runner: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As for `varroom serve --token`: a token in the arguments shows in the process list.
+    token = "a-long-enough-token-0123456789"
+    given = runner.invoke(cli, ["live", "--room-token", token], input="")
+    monkeypatch.setenv("VARROOM_TOKEN", token)
+    from_env = runner.invoke(cli, ["live"], input="")
+    assert "--room-token shows in the process list" in given.stderr
+    assert "process list" not in from_env.stderr
+    assert given.exit_code == from_env.exit_code

@@ -30,7 +30,7 @@ from varroom.audit.report_html import (
     write_html,
 )
 from varroom.audit.run import audit_match, freeze_frame_facts
-from varroom.cli.options import FILE, FOLDER
+from varroom.cli.options import FILE, FOLDER, json_option, path_option, quiet_option
 from varroom.cli.progress import progress_bar
 from varroom.match.load import load_match
 from varroom.match.providers import LOADERS
@@ -74,28 +74,28 @@ def match_file_options(command: Callable[..., Any]) -> Callable[..., Any]:
 @click.command("audit")
 @click.argument("provider")
 @match_file_options
-@click.option("--json", "as_json", is_flag=True, help="Print the audit as one JSON object.")
-@click.option(
+@json_option("Print the audit as one JSON object.")
+@path_option(
     "--html",
-    "html_path",
-    type=FILE,
-    help="Write a self-contained HTML report: a picture and a reason per decision.",
+    FILE,
+    "Write a self-contained HTML report: a picture and a reason per decision.",
+    dest="html_path",
 )
-@click.option(
+@path_option(
     "--images",
-    "images_dir",
-    type=FOLDER,
-    help="Write one PNG per engine incident and per official call into this directory.",
+    FOLDER,
+    "Write one PNG per engine incident and per official call into this directory.",
+    dest="images_dir",
 )
-@click.option(
+@path_option(
     "--situations",
-    "situations_dir",
-    type=FOLDER,
-    help="Write every incident, and the engine's view of every official call, as the file "
+    FOLDER,
+    "Write every incident, and the engine's view of every official call, as the file "
     "`varroom check` reads (a situation, a penalty kick or a ball line) into this directory: "
     "`varroom check` on one gives the audit's verdict.",
+    dest="situations_dir",
 )
-@click.option("--quiet", is_flag=True, help="No progress bar.")
+@quiet_option
 def audit(
     provider: str,
     as_json: bool,

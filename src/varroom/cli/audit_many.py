@@ -18,7 +18,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from varroom.cli.options import FILE, FOLDER
+from varroom.cli.options import FILE, FOLDER, path_option, quiet_option
 from varroom.cli.progress import progress_bar
 from varroom.errors import VarroomError
 
@@ -31,34 +31,30 @@ class _Rate(ProgressColumn):
 
 @click.command("audit-many")
 @click.argument("manifest", type=FILE)
-@click.option(
+@path_option(
     "--out",
-    "out",
-    type=FOLDER,
+    FOLDER,
+    "The results: incidents.parquet, matches.parquet and their parts.",
     required=True,
-    help="Folder of the results: incidents.parquet, matches.parquet and their parts.",
 )
 @click.option(
     "--workers",
     type=click.IntRange(1),
-    default=None,
     help="Local worker processes.  [default: the number of cores]",
 )
 @click.option(
     "--scheduler",
     metavar="ADDRESS",
-    default=None,
     help="A running Dask scheduler (tcp://host:port) to run the matches on instead.",
 )
-@click.option(
+@path_option(
     "--scheduler-file",
-    type=FILE,
-    default=None,
-    help="Or the file a Dask scheduler writes its address to (dask scheduler "
+    FILE,
+    "Or the file a Dask scheduler writes its address to (dask scheduler "
     "--scheduler-file FILE), waited for while the scheduler starts.",
 )
 @click.option("--force", is_flag=True, help="Audit again the matches already done.")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
+@quiet_option
 def audit_many(
     manifest: Path,
     out: Path,

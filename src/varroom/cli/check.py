@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from varroom.cli import collector
-from varroom.cli.options import FILE, policy_option
+from varroom.cli.options import FILE, json_option, path_option, policy_option
 from varroom.engine.judge import judge
 from varroom.engine.policy import Policy
 from varroom.errors import InputError
@@ -60,12 +60,12 @@ def _picture_options(command: Callable[..., None]) -> Callable[..., None]:
 
 @click.command()
 @click.argument("file", type=FILE)
-@click.option("--json", "as_json", is_flag=True, help="Print the verdict as one JSON object.")
+@json_option("Print the verdict as one JSON object.")
 @_picture_options
-@click.option(
+@path_option(
     "--broadcast",
-    type=FILE,
-    help="Draw the decision in the situation's camera perspective (PNG; needs $.camera).",
+    FILE,
+    "Draw the decision in the situation's camera perspective (PNG; needs $.camera).",
 )
 @policy_option
 def check(

@@ -117,7 +117,6 @@ def copy_examples(target: Path, items: list[Shipped]) -> list[Path]:
     "--copy",
     "copy_to",
     type=FOLDER,
-    default=None,
     metavar="DIR",
     help="Copy them into DIR/examples/ and DIR/samples/ (DIR is created).",
 )

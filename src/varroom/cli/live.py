@@ -9,6 +9,7 @@ import click
 from varroom.audit.incident_files import case_file
 from varroom.audit.model import clock
 from varroom.audit.penalties import PenaltyIncident
+from varroom.cli.options import json_option, token_option
 from varroom.errors import InputError
 from varroom.live.feed import alert_situation, follow, source_lines
 from varroom.live.follower import Alert
@@ -27,17 +28,10 @@ from varroom.live.stream import Header, LineError
 @click.option(
     "--room",
     metavar="URL",
-    default=None,
     help="Queue every alert in the review room running at URL (varroom serve).",
 )
-@click.option(
-    "--room-token",
-    envvar="VARROOM_TOKEN",
-    default=None,
-    metavar="TOKEN",
-    help="The review room's token, if it has one. Also VARROOM_TOKEN.",
-)
-@click.option("--json", "as_json", is_flag=True, help="One JSON line per alert (the spec's).")
+@token_option("--room-token", "The review room's token, if it has one.")
+@json_option("One JSON line per alert (the spec's).")
 def live(source: str, room: str | None, room_token: str | None, as_json: bool) -> None:
     """Follow a live frame stream (docs/formats/frames.md) and alert on every offside offence
     the moment it is decidable, and on every penalty kick and ball over a line."""

@@ -12,7 +12,7 @@ from typing import IO, Any
 import click
 
 from varroom.cli import collector
-from varroom.cli.options import FOLDER
+from varroom.cli.options import FOLDER, token_option
 from varroom.errors import VarroomError
 
 # Commands imported only when run (or listed by --help): `check` must not pay for the audit's
@@ -73,7 +73,6 @@ _db_option = click.option(
     "--db",
     "db_url",
     metavar="URL",
-    default=None,
     help="SQLAlchemy database URL.  [default: sqlite:///<data-dir>/varroom.db]",
 )
 _data_dir_option = click.option(
@@ -94,13 +93,7 @@ _data_dir_option = click.option(
 )
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
 @_db_option
-@click.option(
-    "--token",
-    envvar="VARROOM_TOKEN",
-    default=None,
-    metavar="TOKEN",
-    help="Every /api call must bring it (Authorization: Bearer). Also VARROOM_TOKEN.",
-)
+@token_option("--token", "Every /api call must bring it (Authorization: Bearer).")
 @_data_dir_option
 def serve(host: str, port: int, db_url: str | None, token: str | None, data_dir: Path) -> None:
     """The review room: a web page to check verdicts, set facts and record decisions."""
@@ -110,14 +103,6 @@ def serve(host: str, port: int, db_url: str | None, token: str | None, data_dir:
         raise VarroomError(
             f"varroom serve needs the serve extra: pip install 'varroom[serve]' ({error})"
         ) from None
-
-    source = click.get_current_context().get_parameter_source("token")
-    if token and source is click.core.ParameterSource.COMMANDLINE:
-        click.echo(
-            "varroom: warning: --token shows in the process list to every user of this "
-            "machine; set VARROOM_TOKEN instead",
-            err=True,
-        )
     run_server(host, port, db_url, token, data_dir=data_dir)
 
 

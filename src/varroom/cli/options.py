@@ -24,3 +24,45 @@ def policy_option(command: Command) -> Command:
         show_default=True,
         help="How tight calls are settled: ifab, tolerance:5cm, daylight or confidence:0.95.",
     )(command)
+
+
+def json_option(help_text: str) -> Callable[[Command], Command]:
+    """`--json`, passed on as `as_json`."""
+    return click.option("--json", "as_json", is_flag=True, help=help_text)
+
+
+quiet_option = click.option("--quiet", is_flag=True, help="No progress bar.")
+
+
+def path_option(
+    flag: str, kind: click.Path, help_text: str, *, dest: str | None = None, required: bool = False
+) -> Callable[[Command], Command]:
+    """An option naming a file or a folder (`FILE`, `FOLDER`), passed on as a `Path`."""
+    names = (flag,) if dest is None else (flag, dest)
+    return click.option(*names, type=kind, required=required, help=help_text)
+
+
+def token_option(flag: str, help_text: str) -> Callable[[Command], Command]:
+    """The review room's token: `flag`, or VARROOM_TOKEN. Given on the command line it shows in
+    the process list to every user of the machine, so that is warned of."""
+
+    def warn_if_seen(
+        context: click.Context, parameter: click.Parameter, token: str | None
+    ) -> str | None:
+        if token and context.get_parameter_source(str(parameter.name)) is (
+            click.core.ParameterSource.COMMANDLINE
+        ):
+            click.echo(
+                f"varroom: warning: {flag} shows in the process list to every user of this "
+                "machine; set VARROOM_TOKEN instead",
+                err=True,
+            )
+        return token
+
+    return click.option(
+        flag,
+        envvar="VARROOM_TOKEN",
+        metavar="TOKEN",
+        callback=warn_if_seen,
+        help=f"{help_text} Also VARROOM_TOKEN.",
+    )

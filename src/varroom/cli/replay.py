@@ -40,7 +40,6 @@ from varroom.match.load import load_match
 @click.option(
     "--port",
     type=click.IntRange(1, 65535),
-    default=None,
     help="Stream to the first reader of this TCP port on 127.0.0.1, not standard output.",
 )
 def replay(

@@ -9,29 +9,22 @@ import click
 import numpy as np
 import numpy.typing as npt
 
-from varroom.cli.options import FILE, policy_option
+from varroom.cli.options import FILE, json_option, path_option, policy_option
 from varroom.engine.policy import Policy
 from varroom.errors import InputError
 
 
 @click.command()
 @click.argument("image", type=FILE)
-@click.option(
-    "--marks",
-    "marks_path",
-    required=True,
-    type=FILE,
-    help="The still-marks file: landmarks and players marked in pixels (JSON).",
+@path_option(
+    "--marks", FILE, "The marks on it: landmarks and players, in pixels (JSON).", required=True
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the verdict as one JSON object.")
-@click.option(
-    "--image",
-    "out",
-    type=FILE,
-    help="Write the still with the true offside line drawn on it (PNG).",
+@json_option("Print the verdict as one JSON object.")
+@path_option(
+    "--image", FILE, "Write the still with the true offside line drawn on it (PNG).", dest="out"
 )
 @policy_option
-def still(image: Path, marks_path: Path, as_json: bool, out: Path | None, policy_text: str) -> None:
+def still(image: Path, marks: Path, as_json: bool, out: Path | None, policy_text: str) -> None:
     """Judge the moment a broadcast still IMAGE shows, from the marks on it (docs/still.md)."""
     from varroom.still.judge import judge_still
     from varroom.still.marks import load_marks
@@ -39,7 +32,7 @@ def still(image: Path, marks_path: Path, as_json: bool, out: Path | None, policy
     policy = Policy.parse(policy_text)
     pixels = _read_still(image) if out is not None else None
     size = (pixels.shape[1], pixels.shape[0]) if pixels is not None else _still_size(image)
-    result = judge_still(load_marks(marks_path, size), policy)
+    result = judge_still(load_marks(marks, size), policy)
     if as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
     else:

@@ -8,7 +8,7 @@ from typing import Any
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
 
-from varroom.cli.options import FOLDER
+from varroom.cli.options import FOLDER, quiet_option
 from varroom.cli.progress import progress_bar
 from varroom.errors import InputError
 
@@ -41,7 +41,7 @@ def _planted(what: str, kinds: str) -> dict[str, Any]:
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the season.")
 @click.option("--penalties", **_planted("Penalty kicks", _PENALTY_KINDS))
 @click.option("--ball-lines", **_planted("Balls over the line", _BALL_LINE_KINDS))
-@click.option("--quiet", is_flag=True, help="No progress bar.")
+@quiet_option
 def synthetic(
     out: Path, matches: int, minutes: float, seed: int, penalties: int, ball_lines: int, quiet: bool
 ) -> None:
