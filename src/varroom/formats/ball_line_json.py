@@ -6,13 +6,12 @@ command line can print one line and exit 2. Extra keys are ignored, as the forma
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from varroom.formats.json_fields import JsonReader
-from varroom.formats.json_text import decode_json, read_json
+from varroom.formats.json_text import FileReader, TextReader, file_reader, text_reader
 from varroom.model.ball_line import (
     BallLineCase,
     BallNoise,
@@ -30,19 +29,15 @@ OFF_PITCH_LIMIT_M = 20.0
 HEIGHT_LIMIT_M = (-0.5, 60.0)
 
 
-def load_ball_line(path: str | Path) -> BallLineCase:
-    """Read and check a ball-line file."""
-    return ball_line_from_dict(read_json(path), str(path))
-
-
-def parse_ball_line(text: str, source: str = "<ball line>") -> BallLineCase:
-    """Check JSON text and build the ball line it describes."""
-    return ball_line_from_dict(decode_json(text, source), source)
-
-
 def ball_line_from_dict(data: Any, source: str = "<ball line>") -> BallLineCase:
     """Build a ball line from already-parsed JSON, checking every field."""
     return _Reader(source).case(data)
+
+
+load_ball_line: FileReader[BallLineCase] = file_reader(ball_line_from_dict, "ball line")
+"""`load_ball_line(path)`: read and check a ball-line file."""
+parse_ball_line: TextReader[BallLineCase] = text_reader(ball_line_from_dict, "ball line")
+"""`parse_ball_line(text, source="<ball line>")`: the ball line JSON text describes, checked."""
 
 
 def ball_line_to_dict(case: BallLineCase) -> dict[str, Any]:

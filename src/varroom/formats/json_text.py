@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from varroom.errors import InputError
 
@@ -34,6 +35,49 @@ def _object(pairs: list[tuple[str, Any]]) -> JsonObject:
         keys = [key for key, _ in pairs]
         obj.duplicates = tuple(dict.fromkeys(key for key in keys if keys.count(key) > 1))
     return obj
+
+
+Read = TypeVar("Read", covariant=True)
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class FileReader(Protocol[Read]):
+    def __call__(self, path: str | Path) -> Read: ...
+
+
+class TextReader(Protocol[Read]):
+    def __call__(self, text: str, source: str = ...) -> Read: ...
+
+
+def file_reader(build: Callable[[Any, str], Read], what: str) -> FileReader[Read]:
+    """A format's reader of files, from its reader of parsed JSON (`build(data, source)`): the
+    file named as the source of every fault."""
+
+    def load(path: str | Path) -> Read:
+        return build(read_json(path), str(path))
+
+    return _named(load, build, "load", what, f"Read and check a {what} file.")
+
+
+def text_reader(build: Callable[[Any, str], Read], what: str) -> TextReader[Read]:
+    """A format's reader of JSON text, from its reader of parsed JSON; faults name `source`,
+    `<what>` unless given."""
+
+    def parse(text: str, source: str = f"<{what}>") -> Read:
+        return build(decode_json(text, source), source)
+
+    return _named(
+        parse, build, "parse", what, f"Check JSON text and build the {what} it describes."
+    )
+
+
+def _named(reader: F, build: Callable[..., Any], verb: str, what: str, doc: str) -> F:
+    """`reader` as the public function of `build`'s module it is bound to (`load_ball_line`),
+    so that help() and tracebacks name it so."""
+    reader.__name__ = reader.__qualname__ = f"{verb}_{what.replace(' ', '_')}"
+    reader.__module__ = build.__module__
+    reader.__doc__ = doc
+    return reader
 
 
 def decode_json(text: str, source: str) -> Any:

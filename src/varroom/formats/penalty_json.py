@@ -8,10 +8,9 @@ players, attack, positions and tracking are read exactly as a situation's.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
-from varroom.formats.json_text import decode_json, read_json
+from varroom.formats.json_text import FileReader, TextReader, file_reader, text_reader
 from varroom.formats.situation_json import (
     SituationReader,
     player_dict,
@@ -24,18 +23,16 @@ from varroom.model.situation import Player
 KIND = "penalty_kick"
 
 
-def load_penalty_kick(path: str | Path) -> PenaltyKick:
-    """Read and check a penalty-kick file."""
-    return penalty_kick_from_dict(read_json(path), str(path))
-
-
-def parse_penalty_kick(text: str, source: str = "<penalty kick>") -> PenaltyKick:
-    return penalty_kick_from_dict(decode_json(text, source), source)
-
-
 def penalty_kick_from_dict(data: Any, source: str = "<penalty kick>") -> PenaltyKick:
     """Build a penalty kick from already-parsed JSON, checking every field."""
     return _PenaltyReader(source).penalty_kick(data)
+
+
+load_penalty_kick: FileReader[PenaltyKick] = file_reader(penalty_kick_from_dict, "penalty kick")
+"""`load_penalty_kick(path)`: read and check a penalty-kick file."""
+parse_penalty_kick: TextReader[PenaltyKick] = text_reader(penalty_kick_from_dict, "penalty kick")
+"""`parse_penalty_kick(text, source="<penalty kick>")`: the penalty kick JSON text describes,
+checked."""
 
 
 class _PenaltyReader(SituationReader):

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from varroom.formats.json_fields import JsonReader, kind_of
-from varroom.formats.json_text import decode_json, read_json
+from varroom.formats.json_text import FileReader, TextReader, file_reader, text_reader
 from varroom.model.camera import camera_from_json
 from varroom.model.noise import NOISE_DEFAULTS, NoiseModel, Tracking, TrackingSource
 from varroom.model.situation import (
@@ -46,19 +45,15 @@ PART_REACH_M = 2.5
 FEWEST_PLAYERS = 7
 
 
-def load_situation(path: str | Path) -> Situation:
-    """Read and check a situation file."""
-    return situation_from_dict(read_json(path), str(path))
-
-
-def parse_situation(text: str, source: str = "<situation>") -> Situation:
-    """Check JSON text and build the situation it describes."""
-    return situation_from_dict(decode_json(text, source), source)
-
-
 def situation_from_dict(data: Any, source: str = "<situation>") -> Situation:
     """Build a situation from already-parsed JSON, checking every field."""
     return SituationReader(source).situation(data)
+
+
+load_situation: FileReader[Situation] = file_reader(situation_from_dict, "situation")
+"""`load_situation(path)`: read and check a situation file."""
+parse_situation: TextReader[Situation] = text_reader(situation_from_dict, "situation")
+"""`parse_situation(text, source="<situation>")`: the situation JSON text describes, checked."""
 
 
 class SituationReader(JsonReader):
