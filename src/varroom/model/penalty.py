@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from varroom.model.noise import NOISE_DEFAULTS, Tracking, TrackingSource
-from varroom.model.situation import Direction, Pitch, Player, Position
+from varroom.model.situation import Lineup, Position
 
 # Law 1 dimensions the penalty kick is judged against.
 PENALTY_MARK_M = 11.0  # from the goal line
@@ -58,13 +58,9 @@ class PenaltyFacts:
 
 
 @dataclass(frozen=True, slots=True)
-class PenaltyKick:
+class PenaltyKick(Lineup):
     """One kick from the penalty mark, as it stood when the ball was kicked."""
 
-    pitch: Pitch
-    attacking_team: str
-    attack_direction: Direction
-    players: Mapping[str, Player]
     t_s: float
     kicker: str
     identified_kicker: str
@@ -79,10 +75,6 @@ class PenaltyKick:
     tracking: Tracking = Tracking(
         TrackingSource.CENTROID_OPTICAL, NOISE_DEFAULTS[TrackingSource.CENTROID_OPTICAL]
     )
-
-    @property
-    def defending_team(self) -> str:
-        return next(p.team for p in self.players.values() if p.team != self.attacking_team)
 
     @property
     def goalkeeper(self) -> str | None:
@@ -104,9 +96,6 @@ class PenaltyKick:
     @property
     def mark_m(self) -> tuple[float, float]:
         return (self.attack_direction.sign * (self.pitch.half_length_m - PENALTY_MARK_M), 0.0)
-
-    def is_attacker(self, player_id: str) -> bool:
-        return self.players[player_id].team == self.attacking_team
 
 
 class GoalLineWidth(Enum):

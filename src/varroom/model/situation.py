@@ -244,11 +244,25 @@ class Touch:
 
 
 @dataclass(frozen=True, slots=True)
-class Situation:
+class Lineup:
+    """The pitch, the players on it and which way the attacking team attacks: what a situation
+    and a penalty kick (`model.penalty.PenaltyKick`) both stand on."""
+
     pitch: Pitch
     attacking_team: str
     attack_direction: Direction
     players: Mapping[str, Player]
+
+    @property
+    def defending_team(self) -> str:
+        return next(p.team for p in self.players.values() if p.team != self.attacking_team)
+
+    def is_attacker(self, player_id: str) -> bool:
+        return self.players[player_id].team == self.attacking_team
+
+
+@dataclass(frozen=True, slots=True)
+class Situation(Lineup):
     touches: tuple[Touch, ...]
     on_field_decision: str | None = None
     meta: Mapping[str, object] = field(default_factory=dict)
@@ -259,13 +273,6 @@ class Situation:
     # Players on the pitch per team, to count the unseen where a touch has a view; a team
     # not named has FULL_TEAM.
     team_sizes: Mapping[str, int] = field(default_factory=dict)
-
-    @property
-    def defending_team(self) -> str:
-        return next(p.team for p in self.players.values() if p.team != self.attacking_team)
-
-    def is_attacker(self, player_id: str) -> bool:
-        return self.players[player_id].team == self.attacking_team
 
     def team_size(self, team: str) -> int:
         return self.team_sizes.get(team, FULL_TEAM)
