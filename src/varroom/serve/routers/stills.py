@@ -14,7 +14,6 @@ from starlette.concurrency import run_in_threadpool
 
 from varroom.serve.dependencies import ExpectedVersion, RoomDep, SituationId, facts_tag
 from varroom.serve.json_input import CheckedJsonRoute
-from varroom.serve.routers.page import STATIC
 from varroom.serve.schemas import DecisionIn, raw_body, responses
 from varroom.serve.service.stills import MEDIA_TYPES, Stills, pitch_points, verdict_out
 
@@ -44,11 +43,6 @@ def _tagged(detail: dict[str, Any], response: Response) -> dict[str, Any]:
     if detail["facts_version"] is not None:
         response.headers["etag"] = facts_tag(detail["facts_version"])
     return detail
-
-
-@router.api_route("/still", methods=["GET", "HEAD"], include_in_schema=False)
-async def still_page() -> FileResponse:
-    return FileResponse(STATIC / "still.html", headers={"cache-control": "no-cache"})
 
 
 @router.get("/api/stills/pitch-points", responses=responses(422))
