@@ -7,15 +7,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from varroom.match.tracking import (
-    DirectionSource,
-    MatchEvent,
-    MatchTracking,
-    PitchSource,
-    Provider,
-    Team,
-    TeamAttack,
-)
+from varroom.match.direction import DirectionSource, Team, TeamAttack
+from varroom.match.tracking import MatchEvent, MatchTracking, PitchSource, Provider
 from varroom.model.situation import Direction, Pitch
 
 RATE_HZ = 25.0

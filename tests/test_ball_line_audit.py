@@ -7,14 +7,8 @@ import numpy as np
 import pytest
 
 from varroom.audit.ball_out import scan_ball_out
-from varroom.match.tracking import (
-    EventKind,
-    MatchEvent,
-    MatchTracking,
-    PitchSource,
-    Provider,
-    Team,
-)
+from varroom.match.direction import Team
+from varroom.match.tracking import EventKind, MatchEvent, MatchTracking, PitchSource, Provider
 from varroom.model.ball_line import BallLineDecision, Line
 from varroom.model.situation import Pitch
 

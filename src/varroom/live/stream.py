@@ -27,15 +27,8 @@ import numpy.typing as npt
 
 from varroom.errors import InputError
 from varroom.formats.json_fields import JsonReader, kind_of
-from varroom.match.tracking import (
-    DirectionSource,
-    EventKind,
-    MatchEvent,
-    MatchTracking,
-    Provider,
-    Team,
-    TeamAttack,
-)
+from varroom.match.direction import DirectionSource, Team, TeamAttack
+from varroom.match.tracking import EventKind, MatchEvent, MatchTracking, Provider
 from varroom.model.situation import Direction, Pitch, Player
 
 VERSION = 1

@@ -4,16 +4,8 @@ from typing import TYPE_CHECKING
 
 from varroom.errors import DataError
 from varroom.lazy_names import lazy_names
-from varroom.match.tracking import (
-    DirectionSource,
-    EventKind,
-    MatchEvent,
-    MatchTracking,
-    PitchSource,
-    Provider,
-    Team,
-    TeamAttack,
-)
+from varroom.match.direction import DirectionSource, Team, TeamAttack
+from varroom.match.tracking import EventKind, MatchEvent, MatchTracking, PitchSource, Provider
 
 if TYPE_CHECKING:
     from varroom.match.load import load_match

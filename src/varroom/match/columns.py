@@ -6,15 +6,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from varroom.match.direction import infer_attack
-from varroom.match.tracking import (
-    MatchEvent,
-    MatchTracking,
-    PitchSource,
-    Provider,
-    Team,
-    TeamAttack,
-)
+from varroom.match.direction import Team, TeamAttack, infer_attack
+from varroom.match.tracking import MatchEvent, MatchTracking, PitchSource, Provider
 from varroom.model.situation import Pitch, Player
 
 

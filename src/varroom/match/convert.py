@@ -30,17 +30,10 @@ from kloppy.domain import Player as KloppyPlayer
 
 from varroom.errors import DataError
 from varroom.match.columns import assemble, scatter_positions
-from varroom.match.direction import team_attacks
+from varroom.match.direction import DirectionSource, Team, TeamAttack, team_attacks
 from varroom.match.events import match_events
 from varroom.match.providers import DatasetKind, Loader, Orientation
-from varroom.match.tracking import (
-    DirectionSource,
-    MatchTracking,
-    PitchSource,
-    Provider,
-    Team,
-    TeamAttack,
-)
+from varroom.match.tracking import MatchTracking, PitchSource, Provider
 from varroom.model.situation import Direction, Pitch, Player
 
 _STATED_SOURCE = {

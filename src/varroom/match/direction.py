@@ -1,11 +1,42 @@
-"""Which goal line each team attacks in each period, inferred from where its players stand."""
+"""The two teams of a match and which goal line each attacks in each period, with how that is
+known: stated by the files, or inferred from where the players stand."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from enum import Enum
+
 import numpy as np
 
-from varroom.match.tracking import DirectionSource, Team, TeamAttack
 from varroom.model.situation import Direction
+
+
+class DirectionSource(Enum):
+    """How a team's attacking direction in a period is known."""
+
+    METADATA = "metadata"  # stated in the provider's files (kick-off side, attack direction)
+    INFERRED_FROM_GOALKEEPER = "inferred_from_goalkeeper"  # mean x of the goalkeepers
+    INFERRED_FROM_PLAYERS = "inferred_from_players"  # mean x of each team's players
+    # The provider gives every event in the direction of the team performing it; varroom
+    # mirrors the away team's records so that the home team always attacks +x. A convention:
+    # the real ends of the pitch are unknown.
+    NORMALISED = "normalised"
+
+
+@dataclass(frozen=True, slots=True)
+class Team:
+    id: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class TeamAttack:
+    """The goal line a team attacks in a period, and how that is known."""
+
+    team: str
+    period: int
+    direction: Direction
+    source: DirectionSource
 
 
 def team_attacks(

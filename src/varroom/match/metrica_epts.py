@@ -33,9 +33,9 @@ from kloppy.infra.serializers.tracking.metrica_epts.models import (
 from varroom.errors import DataError
 from varroom.match.columns import assemble
 from varroom.match.convert import _home_direction, _player
-from varroom.match.direction import team_attacks
+from varroom.match.direction import DirectionSource, Team, team_attacks
 from varroom.match.files import _open
-from varroom.match.tracking import DirectionSource, MatchTracking, PitchSource, Provider, Team
+from varroom.match.tracking import MatchTracking, PitchSource, Provider
 from varroom.model.situation import Pitch
 
 _SEPARATORS = b":;,"

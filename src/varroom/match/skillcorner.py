@@ -20,7 +20,8 @@ import numpy as np
 
 from varroom.errors import DataError
 from varroom.match.columns import assemble, scatter_positions
-from varroom.match.tracking import MatchTracking, PitchSource, Provider, Team
+from varroom.match.direction import Team
+from varroom.match.tracking import MatchTracking, PitchSource, Provider
 from varroom.model.situation import Pitch, Player
 
 FRAME_RATE_HZ = 10.0  # SkillCorner's broadcast tracking rate, which kloppy hard-codes too

@@ -23,8 +23,9 @@ from lxml import objectify
 from varroom.errors import DataError
 from varroom.match.columns import assemble, scatter_positions
 from varroom.match.convert import _player
+from varroom.match.direction import Team
 from varroom.match.files import _open
-from varroom.match.tracking import MatchTracking, PitchSource, Provider, Team
+from varroom.match.tracking import MatchTracking, PitchSource, Provider
 from varroom.model.situation import Pitch
 
 _PERIOD_OF_SECTION = {"firstHalf": 1, "secondHalf": 2, "firstHalfExtra": 3, "secondHalfExtra": 4}

@@ -30,8 +30,9 @@ from kloppy.infra.serializers.tracking.tracab.parsers import get_metadata_parser
 from varroom.errors import DataError
 from varroom.match.columns import assemble, scatter_positions
 from varroom.match.convert import _player
+from varroom.match.direction import Team
 from varroom.match.files import _open
-from varroom.match.tracking import MatchTracking, PitchSource, Provider, Team
+from varroom.match.tracking import MatchTracking, PitchSource, Provider
 from varroom.model.situation import Pitch
 
 _CM = 100.0

@@ -26,7 +26,8 @@ from enum import Enum
 
 import numpy as np
 
-from varroom.model.situation import Direction, Pitch
+from varroom.match.direction import Team, TeamAttack
+from varroom.model.situation import Pitch
 
 
 class Provider(Enum):
@@ -56,18 +57,6 @@ class PitchSource(Enum):
     # The format scales every pitch to fixed units (StatsBomb's 120 x 80, Opta's 100 x 100);
     # kloppy maps them onto a nominal 105 x 68 m pitch, so distances are approximate.
     NOMINAL = "nominal"
-
-
-class DirectionSource(Enum):
-    """How a team's attacking direction in a period is known."""
-
-    METADATA = "metadata"  # stated in the provider's files (kick-off side, attack direction)
-    INFERRED_FROM_GOALKEEPER = "inferred_from_goalkeeper"  # mean x of the goalkeepers
-    INFERRED_FROM_PLAYERS = "inferred_from_players"  # mean x of each team's players
-    # The provider gives every event in the direction of the team performing it; varroom
-    # mirrors the away team's records so that the home team always attacks +x. A convention:
-    # the real ends of the pitch are unknown.
-    NORMALISED = "normalised"
 
 
 class EventKind(Enum):
@@ -100,22 +89,6 @@ class EventKind(Enum):
     SUBSTITUTION = "substitution"
     FORMATION_CHANGE = "formation_change"
     OTHER = "other"
-
-
-@dataclass(frozen=True, slots=True)
-class Team:
-    id: str
-    name: str
-
-
-@dataclass(frozen=True, slots=True)
-class TeamAttack:
-    """The goal line a team attacks in a period, and how that is known."""
-
-    team: str
-    period: int
-    direction: Direction
-    source: DirectionSource
 
 
 @dataclass(frozen=True, slots=True)

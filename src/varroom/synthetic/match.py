@@ -39,16 +39,8 @@ import numpy as np
 import numpy.typing as npt
 
 from varroom.match.columns import assemble
-from varroom.match.direction import team_attacks
-from varroom.match.tracking import (
-    DirectionSource,
-    EventKind,
-    MatchEvent,
-    MatchTracking,
-    PitchSource,
-    Provider,
-    Team,
-)
+from varroom.match.direction import DirectionSource, Team, team_attacks
+from varroom.match.tracking import EventKind, MatchEvent, MatchTracking, PitchSource, Provider
 from varroom.model.situation import Direction, Pitch, Player
 from varroom.synthetic.ball import render_ball
 from varroom.synthetic.ball_lines import (
