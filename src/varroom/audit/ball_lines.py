@@ -31,9 +31,9 @@ from varroom.model.ball_line import (
     BallTrack,
     BallTrackingSource,
 )
+from varroom.model.measures import BALL_RADIUS_M
 
 WINDOW_FRAMES = 3
-BALL_RADIUS_M = 0.11
 
 
 class BallLineWhat(Enum):

@@ -30,6 +30,7 @@ from varroom.model.ball_line import (
     Goal,
     Line,
 )
+from varroom.model.measures import BALL_RADIUS_M
 
 Ints = npt.NDArray[np.intp]
 
@@ -90,7 +91,7 @@ class BallOutScan:
 
 def scan_ball_out(
     match: MatchTracking,
-    ball_radius_m: float = 0.11,
+    ball_radius_m: float = BALL_RADIUS_M,
     goal: Goal = DEFAULT_GOAL,
     resume_s: float = 2.0,
 ) -> BallOutScan:

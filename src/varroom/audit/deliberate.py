@@ -26,6 +26,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from varroom.model.measures import GOAL_HALF_WIDTH_M
+
 Floats = npt.NDArray[np.float64]
 Bools = npt.NDArray[np.bool_]
 
@@ -43,7 +45,6 @@ MIN_INCOMING_MPS = 1.0
 # A ball in the air is harder to play, not a sign of a deflection by itself: it halves the score.
 AIR_SCORE_FLOOR = 0.5
 
-GOAL_HALF_WIDTH_M = 3.66
 # Law 11 'save': a ball going into or very close to the goal.
 NEAR_GOAL_M = 1.0
 SHOT_MIN_MPS = 15.0  # a shot, not a pass rolling towards the goal

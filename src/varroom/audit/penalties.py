@@ -33,8 +33,9 @@ from varroom.engine.penalty import judge_penalty
 from varroom.engine.penalty_verdict import PenaltyVerdict
 from varroom.match.tracking import EventKind, MatchTracking
 from varroom.model.ball_line import BallLineDecision, Goal
+from varroom.model.measures import BALL_RADIUS_M, PENALTY_MARK_M
 from varroom.model.noise import Tracking
-from varroom.model.penalty import PENALTY_MARK_M, KickResult, PenaltyKick
+from varroom.model.penalty import KickResult, PenaltyKick
 from varroom.model.situation import Direction, Player, Position
 
 MARK_REACH_M = 0.5
@@ -42,7 +43,6 @@ KEEPER_LINE_M = 1.5
 CLEAR_M = 4.0
 RESULT_S = 3.0
 AFTER_S = 0.2
-BALL_RADIUS_M = 0.11
 
 
 @dataclass(frozen=True, slots=True)

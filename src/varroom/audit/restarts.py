@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from varroom.match.tracking import MatchTracking
+from varroom.model.measures import GOAL_AREA_DEPTH_M, GOAL_AREA_HALF_WIDTH_M
 from varroom.model.situation import Action, Pitch
 
 Floats = npt.NDArray[np.float64]
@@ -28,7 +29,6 @@ STILL_WINDOW_S = 1.0  # judged over this long, so that the tracking's jitter ave
 CENTRE_SPOT_M = 1.5
 CORNER_M = 2.0  # the corner arc (1 m) and a little room for the tracking
 TOUCHLINE_M = 1.0  # a throw is taken from behind the line, the ball a little inside or out
-GOAL_AREA_DEPTH_M, GOAL_AREA_HALF_WIDTH_M = 5.5, 9.16
 GOAL_AREA_SLACK_M = 0.5
 # A still ball at a line's spot played again is rarely anything else; an assumption, not
 # a measurement.

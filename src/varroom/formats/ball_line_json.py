@@ -19,6 +19,7 @@ from varroom.model.ball_line import (
     BallTrackingSource,
     Goal,
 )
+from varroom.model.measures import BALL_RADIUS_M
 from varroom.model.situation import Pitch
 
 KIND = "ball_line"
@@ -67,7 +68,7 @@ class _Reader(JsonReader):
         root = self.object(data, "$")
         self.check_kind(root, KIND)
         pitch = self.pitch(root.get("pitch"))
-        radius = self.positive(root.get("ball_radius_m", 0.11), "$.ball_radius_m")
+        radius = self.positive(root.get("ball_radius_m", BALL_RADIUS_M), "$.ball_radius_m")
         track = self.track(self.required(root, "ball_track", "$"), pitch)
         decision = None
         if root.get("on_field") is not None:

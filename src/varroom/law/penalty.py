@@ -14,11 +14,13 @@ from enum import Enum
 import numpy as np
 import numpy.typing as npt
 
-from varroom.model.penalty import (
+from varroom.model.measures import (
     GOAL_HALF_WIDTH_M,
     PENALTY_AREA_DEPTH_M,
     PENALTY_AREA_HALF_WIDTH_M,
     PENALTY_MARK_M,
+)
+from varroom.model.penalty import (
     DoubleTouch,
     EncroachmentRule,
     GoalLineWidth,

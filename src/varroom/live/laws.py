@@ -51,10 +51,10 @@ from varroom.live.stream import Frame
 from varroom.live.window import Template, Window
 from varroom.match.tracking import EventKind, MatchEvent, MatchTracking
 from varroom.model.ball_line import BallLineDecision
+from varroom.model.measures import BALL_RADIUS_M
 
 NEAR_LINE_M = 3.0  # nearer a line than this the ball may be out between two frames
 RESUME_S = 2.0  # `scan_ball_out`'s: back on the field this soon, no stoppage: played on
-BALL_RADIUS_M = 0.11  # `scan_ball_out`'s
 EDGE_FRAMES = 2  # a run's last frame is known with two frames after it (the path's peaks)
 
 Key = tuple[int, float]  # (period, t_s): stream order

@@ -13,6 +13,7 @@ from enum import Enum
 import numpy as np
 import numpy.typing as npt
 
+from varroom.model.measures import BALL_RADIUS_M, GOAL_HEIGHT_M, GOAL_WIDTH_M
 from varroom.model.situation import Pitch
 
 Floats = npt.NDArray[np.float64]
@@ -99,8 +100,8 @@ class BallNoise:
 class Goal:
     """The goal frame: inside edges of the posts at y = +-width/2, crossbar underside at height."""
 
-    width_m: float = 7.32
-    height_m: float = 2.44
+    width_m: float = GOAL_WIDTH_M
+    height_m: float = GOAL_HEIGHT_M
     post_width_m: float = 0.12
 
 
@@ -122,7 +123,7 @@ class BallLineCase:
     track: BallTrack
     pitch: Pitch = Pitch()
     goal: Goal = Goal()
-    ball_radius_m: float = 0.11
+    ball_radius_m: float = BALL_RADIUS_M
     noise: BallNoise = BallNoise.of_source(BallTrackingSource.OPTICAL_50HZ)
     on_field_decision: str | None = None
     meta: Mapping[str, object] = field(default_factory=dict)

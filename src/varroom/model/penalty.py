@@ -11,14 +11,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 
+from varroom.model.measures import BALL_RADIUS_M, DISTANCE_M, PENALTY_MARK_M
 from varroom.model.noise import NOISE_DEFAULTS, Tracking, TrackingSource
 from varroom.model.situation import Lineup, Position
-
-# Law 1 dimensions the penalty kick is judged against.
-PENALTY_MARK_M = 11.0  # from the goal line
-PENALTY_AREA_DEPTH_M = 16.5
-PENALTY_AREA_HALF_WIDTH_M = 20.16
-GOAL_HALF_WIDTH_M = 3.66  # between the inside edges of the posts
 
 
 class KickResult(Enum):
@@ -134,8 +129,10 @@ class PenaltySettings:
     grounded_height_m: float = 0.03  # a foot part lower than this is on the ground
     encroach_point: EncroachPoint = EncroachPoint.FEET
     encroachment_rule: EncroachmentRule = EncroachmentRule.IMPACT
-    mark_distance_m: float = 9.15  # from the centre of the mark
-    ball_radius_m: float = 0.11  # part of the ball must touch or overhang the mark's centre
+    mark_distance_m: float = DISTANCE_M  # from the centre of the mark
+    ball_radius_m: float = (
+        BALL_RADIUS_M  # part of the ball must touch or overhang the mark's centre
+    )
 
     def to_dict(self) -> dict[str, object]:
         return {

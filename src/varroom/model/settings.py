@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from varroom.model.measures import BALL_RADIUS_M
+
 
 class BallPoint(Enum):
     """Which point of the ball 'nearer than the ball' is measured from (laws.md, open point 1)."""
@@ -56,7 +58,7 @@ class RestartTouched(Enum):
 @dataclass(frozen=True, slots=True)
 class LawSettings:
     ball_point: BallPoint = BallPoint.CENTRE
-    ball_radius_m: float = 0.11
+    ball_radius_m: float = BALL_RADIUS_M
     body_reference: BodyReference = BodyReference.COUNTING_PARTS
     # Lines may be up to 12 cm wide (Law 1) and the halfway line is not the opponents' half.
     halfway_line_width_m: float = 0.12

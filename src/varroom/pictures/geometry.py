@@ -9,16 +9,26 @@ import math
 import numpy as np
 import numpy.typing as npt
 
+from varroom.model.measures import (
+    DISTANCE_M,
+    GOAL_AREA_DEPTH_M,
+    GOAL_AREA_HALF_WIDTH_M,
+    GOAL_HEIGHT_M,
+    GOAL_WIDTH_M,
+    PENALTY_AREA_DEPTH_M,
+    PENALTY_AREA_HALF_WIDTH_M,
+    PENALTY_MARK_M,
+)
 from varroom.model.situation import Pitch
 
 Floats = npt.NDArray[np.float64]
 
-PENALTY_AREA = (16.5, 40.32)  # depth, width
-GOAL_AREA = (5.5, 18.32)
-PENALTY_SPOT = 11.0
-CIRCLE_RADIUS = 9.15
-GOAL_WIDTH = 7.32
-GOAL_HEIGHT = 2.44
+PENALTY_AREA = (PENALTY_AREA_DEPTH_M, 2 * PENALTY_AREA_HALF_WIDTH_M)  # depth, width
+GOAL_AREA = (GOAL_AREA_DEPTH_M, 2 * GOAL_AREA_HALF_WIDTH_M)
+PENALTY_SPOT = PENALTY_MARK_M
+CIRCLE_RADIUS = DISTANCE_M
+GOAL_WIDTH = GOAL_WIDTH_M
+GOAL_HEIGHT = GOAL_HEIGHT_M
 GOAL_DEPTH = 2.0
 SPOT_RADIUS = 0.15  # the centre and penalty spots (Law 1: 0.22 m across)
 

@@ -23,12 +23,8 @@ from matplotlib.patches import Arc, Rectangle
 from varroom.engine.explain import distance
 from varroom.engine.penalty_verdict import OffenceKind, PenaltyVerdict
 from varroom.law.penalty import FOOT_PARTS, Decision, goal_line_depth_m
-from varroom.model.penalty import (
-    PENALTY_AREA_DEPTH_M,
-    PENALTY_AREA_HALF_WIDTH_M,
-    PENALTY_MARK_M,
-    PenaltyKick,
-)
+from varroom.model.measures import PENALTY_AREA_DEPTH_M, PENALTY_AREA_HALF_WIDTH_M, PENALTY_MARK_M
+from varroom.model.penalty import PenaltyKick
 from varroom.output_file import check_target, write_png
 from varroom.pictures import style
 from varroom.pictures.marks import arrow, ball_mark, dots, polyline, vline

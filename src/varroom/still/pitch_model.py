@@ -6,13 +6,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from varroom.model import measures as m
+
 LENGTH_M, WIDTH_M = 105.0, 68.0
 HALF_L, HALF_W = LENGTH_M / 2, WIDTH_M / 2
-GOAL_HALF_M, GOAL_HEIGHT_M = 3.66, 2.44
-PENALTY_AREA_X = HALF_L - 16.5
-GOAL_AREA_X = HALF_L - 5.5
-SPOT_X = HALF_L - 11.0
-ARC_R = 9.15
+GOAL_HALF_M, GOAL_HEIGHT_M = m.GOAL_HALF_WIDTH_M, m.GOAL_HEIGHT_M
+PENALTY_AREA_X = HALF_L - m.PENALTY_AREA_DEPTH_M
+GOAL_AREA_X = HALF_L - m.GOAL_AREA_DEPTH_M
+SPOT_X = HALF_L - m.PENALTY_MARK_M
+ARC_R = m.DISTANCE_M
+# The areas' side lines.
+PENALTY_AREA_Y, GOAL_AREA_Y = m.PENALTY_AREA_HALF_WIDTH_M, m.GOAL_AREA_HALF_WIDTH_M
 # Where the penalty arc meets the penalty area's front line.
 ARC_DY = float(np.sqrt(ARC_R**2 - (PENALTY_AREA_X - SPOT_X) ** 2))
 
@@ -23,28 +27,28 @@ SEGMENTS = np.array(
         [-HALF_L, -HALF_W, HALF_L, -HALF_W],  # touchlines
         [-HALF_L, HALF_W, HALF_L, HALF_W],
         [HALF_L, -HALF_W, HALF_L, HALF_W],  # goal line
-        [PENALTY_AREA_X, -20.16, PENALTY_AREA_X, 20.16],
-        [PENALTY_AREA_X, -20.16, HALF_L, -20.16],
-        [PENALTY_AREA_X, 20.16, HALF_L, 20.16],
-        [GOAL_AREA_X, -9.16, GOAL_AREA_X, 9.16],
-        [GOAL_AREA_X, -9.16, HALF_L, -9.16],
-        [GOAL_AREA_X, 9.16, HALF_L, 9.16],
+        [PENALTY_AREA_X, -PENALTY_AREA_Y, PENALTY_AREA_X, PENALTY_AREA_Y],
+        [PENALTY_AREA_X, -PENALTY_AREA_Y, HALF_L, -PENALTY_AREA_Y],
+        [PENALTY_AREA_X, PENALTY_AREA_Y, HALF_L, PENALTY_AREA_Y],
+        [GOAL_AREA_X, -GOAL_AREA_Y, GOAL_AREA_X, GOAL_AREA_Y],
+        [GOAL_AREA_X, -GOAL_AREA_Y, HALF_L, -GOAL_AREA_Y],
+        [GOAL_AREA_X, GOAL_AREA_Y, HALF_L, GOAL_AREA_Y],
     ]
 )
 # The lines x = const and y = const that those markings lie on (for the suggestion's fit).
 LINES_X = (0.0, PENALTY_AREA_X, GOAL_AREA_X, HALF_L)
-LINES_Y = (-HALF_W, -20.16, -9.16, 9.16, 20.16, HALF_W)
+LINES_Y = (-HALF_W, -PENALTY_AREA_Y, -GOAL_AREA_Y, GOAL_AREA_Y, PENALTY_AREA_Y, HALF_W)
 
 # Landmarks a reviewer can click: where lines meet, the penalty mark, the goalposts' feet.
 GROUND_LANDMARKS = (
-    (HALF_L, 20.16),
-    (HALF_L, -20.16),
-    (PENALTY_AREA_X, 20.16),
-    (PENALTY_AREA_X, -20.16),
-    (HALF_L, 9.16),
-    (HALF_L, -9.16),
-    (GOAL_AREA_X, 9.16),
-    (GOAL_AREA_X, -9.16),
+    (HALF_L, PENALTY_AREA_Y),
+    (HALF_L, -PENALTY_AREA_Y),
+    (PENALTY_AREA_X, PENALTY_AREA_Y),
+    (PENALTY_AREA_X, -PENALTY_AREA_Y),
+    (HALF_L, GOAL_AREA_Y),
+    (HALF_L, -GOAL_AREA_Y),
+    (GOAL_AREA_X, GOAL_AREA_Y),
+    (GOAL_AREA_X, -GOAL_AREA_Y),
     (SPOT_X, 0.0),
     (PENALTY_AREA_X, ARC_DY),
     (PENALTY_AREA_X, -ARC_DY),

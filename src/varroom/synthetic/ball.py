@@ -14,9 +14,10 @@ from enum import Enum
 import numpy as np
 import numpy.typing as npt
 
+from varroom.model.measures import BALL_RADIUS_M
+
 Floats = npt.NDArray[np.float64]
 
-BALL_RADIUS_M = 0.11  # the centre of a ball on the ground
 HELD_OFFSET_M = 0.3
 _NOWHERE = (float("nan"), float("nan"))
 

@@ -24,8 +24,8 @@ import numpy as np
 import numpy.typing as npt
 
 from varroom.model.ball_line import Line
+from varroom.model.measures import BALL_RADIUS_M
 from varroom.model.situation import Pitch
-from varroom.synthetic.ball import BALL_RADIUS_M
 
 Floats = npt.NDArray[np.float64]
 

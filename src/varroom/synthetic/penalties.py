@@ -17,9 +17,9 @@ import numpy as np
 import numpy.typing as npt
 
 from varroom.engine.penalty_verdict import OffenceKind
-from varroom.model.penalty import PENALTY_AREA_DEPTH_M, PENALTY_MARK_M, KickResult
+from varroom.model.measures import BALL_RADIUS_M, PENALTY_AREA_DEPTH_M, PENALTY_MARK_M
+from varroom.model.penalty import KickResult
 from varroom.model.situation import Pitch
-from varroom.synthetic.ball import BALL_RADIUS_M
 from varroom.synthetic.motion import PLAYERS_PER_TEAM, ROLES, Role
 from varroom.synthetic.planting import blend
 

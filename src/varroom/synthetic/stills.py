@@ -18,6 +18,7 @@ import numpy.typing as npt
 from PIL import Image, ImageDraw, ImageFilter
 from scipy.spatial import ConvexHull
 
+from varroom.model.measures import BALL_RADIUS_M
 from varroom.still.camera import Floats, LensCamera, look_at_parameters
 from varroom.still.pitch_model import (
     ARC_R,
@@ -220,7 +221,7 @@ def render(
         _draw_figure(draw, camera, figure)
     ball = camera.project([still.ball_m])[0]
     if np.all(np.isfinite(ball)):
-        r = max(2.0, _pixels_per_m(camera, still.ball_m) * 0.11)
+        r = max(2.0, _pixels_per_m(camera, still.ball_m) * BALL_RADIUS_M)
         draw.ellipse([ball[0] - r, ball[1] - 2 * r, ball[0] + r, ball[1]], fill=(250, 250, 250))
     if blur_px > 0:
         image = image.filter(ImageFilter.GaussianBlur(blur_px))

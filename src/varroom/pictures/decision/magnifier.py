@@ -8,6 +8,7 @@ import math
 
 from matplotlib.axes import Axes
 
+from varroom.model.measures import GOAL_AREA_DEPTH_M, PENALTY_AREA_DEPTH_M, PENALTY_MARK_M
 from varroom.pictures import style
 from varroom.pictures.decision.pitch_view import PitchView
 from varroom.pictures.geometry import PENALTY_AREA
@@ -81,7 +82,7 @@ def add_magnifier(main: Axes, view: PitchView, story: Story) -> PitchView | None
     # The goal attacked and its penalty area: context the magnifier should rather not hide.
     context = [
         (goal_x - story.sign * depth, y)
-        for depth in (0.0, 5.5, 11.0, 16.5)
+        for depth in (0.0, GOAL_AREA_DEPTH_M, PENALTY_MARK_M, PENALTY_AREA_DEPTH_M)
         for y in (-PENALTY_AREA[1] / 2, 0.0, PENALTY_AREA[1] / 2)
     ]
     pad = 0.012

@@ -382,10 +382,10 @@ def _checked_image(body: bytes, media_type: str) -> tuple[int, int]:
 
 # The landmarks a reviewer can click, named as the attackers see them, facing the goal.
 _NAMES = {
-    (pm.HALF_L, 20.16): "penalty area meets the goal line",
-    (pm.PENALTY_AREA_X, 20.16): "penalty area, front corner",
-    (pm.HALF_L, 9.16): "goal area meets the goal line",
-    (pm.GOAL_AREA_X, 9.16): "goal area, front corner",
+    (pm.HALF_L, pm.PENALTY_AREA_Y): "penalty area meets the goal line",
+    (pm.PENALTY_AREA_X, pm.PENALTY_AREA_Y): "penalty area, front corner",
+    (pm.HALF_L, pm.GOAL_AREA_Y): "goal area meets the goal line",
+    (pm.GOAL_AREA_X, pm.GOAL_AREA_Y): "goal area, front corner",
     (pm.SPOT_X, 0.0): "penalty mark",
     (pm.PENALTY_AREA_X, pm.ARC_DY): "penalty arc meets the penalty area",
     (pm.HALF_L, pm.GOAL_HALF_M): "goalpost, foot",
