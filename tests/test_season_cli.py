@@ -95,7 +95,8 @@ def test_planted_truth_is_recalled(manifest: Path, local: Path) -> None:
     _, incidents = tables(local)
     found: dict[str, list[bool]] = {}
     for match_id, truth in read_truth(manifest).items():
-        for planted in truth:
+        assert truth["penalty_kicks"] == truth["ball_lines"] == []  # none asked for
+        for planted in truth["offside"]:
             if not planted["offence"]:
                 continue
             hit = any(
@@ -340,6 +341,43 @@ def test_penalty_kicks_and_balls_over_the_line_planted_are_season_rows(tmp_path:
     assert len(kicks) == len(PenaltyPlant)  # one of each kind, found from the tracking alone
     assert {r["decision"] for r in kicks} >= {"goal", "retake"}
     assert {r["status"] for r in lines} == {"missed_ball_out", "goal_line"}
+    # Each row is the planted scene it should be, by truth.json: the kick's offender, the
+    # ball's status and decision.
+    from varroom.synthetic.ball_lines import BallLinePlant
+    from varroom.synthetic.provider_files import read_truth
+
+    ((match_id, truth),) = read_truth(tmp_path / "data" / "manifest.csv").items()
+    assert len(truth["penalty_kicks"]) == len(PenaltyPlant)
+    assert len(truth["ball_lines"]) == len(BallLinePlant)
+
+    def near(rows: list[dict[str, object]], planted: dict[str, object], within_s: float) -> list:
+        return [
+            r
+            for r in rows
+            if r["match_id"] == match_id
+            and r["period"] == planted["period"]
+            and abs(float(r["t_s"]) - float(planted["t_s"])) <= within_s  # type: ignore[arg-type]
+        ]
+
+    for kick in truth["penalty_kicks"]:
+        (row,) = near(kicks, kick, 0.5)
+        # Not every offence is penalised (an encroacher who takes no part, say): a legal kick
+        # never is, and one that is names the planted offender.
+        if kick["offence"] is None:
+            assert row["status"] == "no_offence", kick
+        if row["status"] == "offence":
+            assert row["offender"] == kick["offender"], kick
+    assert any(row["status"] == "offence" for row in kicks)
+    for moment in truth["ball_lines"]:
+        kind = BallLinePlant(moment["kind"])
+        found = {(r["status"], r["decision"]) for r in near(lines, moment, 1.0)}
+        if kind.goal_mouth:
+            decision = "goal" if float(moment["margin_m"]) > 0 else "in_play"  # type: ignore[arg-type]
+            assert ("goal_line", decision) in found, moment
+        elif kind.out:
+            assert any(status == "missed_ball_out" for status, _ in found), moment
+        else:  # short of the line: never called out
+            assert not any(status == "missed_ball_out" for status, _ in found), moment
     assert all(r["agreement"] is None and r["official_call"] is None for r in kicks + lines)
     report = tmp_path / "season.html"
     assert varroom("season", str(out), "--html", str(report))[0] == 0

@@ -21,10 +21,12 @@ the files by kloppy's argument names (`meta_data`, `raw_data`), relative to the 
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from enum import Enum
 from pathlib import Path
 from typing import BinaryIO
 from xml.sax.saxutils import escape, quoteattr
@@ -33,8 +35,10 @@ import numpy as np
 
 from varroom.match.tracking import EventKind, MatchTracking
 from varroom.output_file import OutputError, write_atomically
+from varroom.synthetic.ball_lines import PlantedBallLine
 from varroom.synthetic.match import PlantedIncident, SyntheticConfig, synthetic_match
 from varroom.synthetic.motion import PLAYERS_PER_TEAM
+from varroom.synthetic.penalties import PlantedPenalty
 
 __all__ = [
     "MANIFEST_COLUMNS",
@@ -187,7 +191,8 @@ def incidents_per_kind(minutes: float) -> int:
 
 
 def write_match(directory: Path, plan: SeasonPlan, config: SyntheticConfig) -> None:
-    """One match's files: meta.xml, tracking.dat, official_calls.csv and truth.json."""
+    """One match's files: meta.xml, tracking.dat, official_calls.csv and truth.json (what was
+    planted: the offside situations, the penalty kicks and the balls over a line)."""
     synthetic = synthetic_match(replace(config, seed=plan.seed))
     match = synthetic.match
     ids = {
@@ -222,11 +227,15 @@ def write_match(directory: Path, plan: SeasonPlan, config: SyntheticConfig) -> N
     writer.writerow(["period", "t_s", "team", "player"])
     writer.writerows((p, f"{t:.3f}", team, player) for p, t, team, player in sorted(calls))
     write_atomically(directory / "official_calls.csv", "official calls", _bytes(text.getvalue()))
-    truth = [_truth(incident, ids) for incident in synthetic.truth]
+    truth = {
+        "offside": [_truth(incident, ids) for incident in synthetic.truth],
+        "penalty_kicks": [_truth(kick, ids) for kick in synthetic.penalties],
+        "ball_lines": [_truth(moment, ids) for moment in synthetic.ball_lines],
+    }
     write_atomically(directory / "truth.json", "truth", _bytes(json.dumps(truth, indent=1)))
 
 
-def read_truth(manifest: Path) -> dict[str, list[dict[str, object]]]:
+def read_truth(manifest: Path) -> dict[str, dict[str, list[dict[str, object]]]]:
     """Every match's planted truth beside a synthetic manifest, by match id."""
     with manifest.open(newline="", encoding="utf-8") as stream:
         ids = [row["match_id"] for row in csv.DictReader(stream)]
@@ -253,16 +262,26 @@ def _player(ids: dict[str, str], player: str | None) -> str:
     return f"{ids[team]}-{number}"
 
 
-def _truth(incident: PlantedIncident, ids: dict[str, str]) -> dict[str, object]:
-    return {
-        "kind": incident.kind.value,
-        "period": incident.period,
-        "t_s": incident.t_s,
-        "team": ids[incident.team],
-        "attacker": _player(ids, incident.attacker),
-        "offender": None if incident.offender is None else _player(ids, incident.offender),
-        "offence": incident.offence,
-    }
+# The planted scenes' fields that name a player, written by the season's player ids.
+_PLAYER_FIELDS = frozenset({"attacker", "offender", "kicker", "keeper"})
+
+
+def _truth(
+    planted: PlantedIncident | PlantedPenalty | PlantedBallLine, ids: dict[str, str]
+) -> dict[str, object]:
+    """A planted scene as JSON, every field of it: kinds by their value, the team and the
+    players by the season's ids."""
+    out: dict[str, object] = {}
+    for name in (f.name for f in dataclasses.fields(planted)):
+        value = getattr(planted, name)
+        if isinstance(value, Enum):
+            value = value.value
+        elif name == "team":
+            value = ids[value]
+        elif name in _PLAYER_FIELDS and value is not None:
+            value = _player(ids, value)
+        out[name] = value
+    return out
 
 
 def _period_frames(match: MatchTracking) -> list[tuple[int, int, int]]:
