@@ -275,10 +275,12 @@ def test_with_opencv_the_suggested_landmarks_are_in_the_marks_format(room: TestC
     found = room.get(f"/api/stills/{still_id}/suggestions").json()
     assert found["available"] is True and found["line_error_px"] < 1.8
     truth = {tuple(lm["pitch"]): lm["pixel"] for lm in MARKS["landmarks"]}
+    # Landmarks the example's marks leave out (the halfway line's end) may be suggested too.
     near = [
         lm
         for lm in found["landmarks"]
-        if max(abs(a - b) for a, b in zip(lm["pixel"], truth[tuple(lm["pitch"])], strict=True)) < 5
+        if tuple(lm["pitch"]) in truth
+        and max(abs(a - b) for a, b in zip(lm["pixel"], truth[tuple(lm["pitch"])], strict=True)) < 5
     ]
     assert len(near) >= len(MARKS["landmarks"]) - 1
     # The suggestion, accepted as it stands, judges as the exact marks do.

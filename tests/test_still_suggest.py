@@ -37,3 +37,19 @@ def test_a_picture_without_pitch_lines_gets_no_suggestion():
     grass = np.zeros((540, 960, 3), np.uint8)
     grass[...] = (60, 140, 60)
     assert suggest_landmarks(grass) is None
+
+
+@pytest.mark.parametrize("camera", [0, 1])
+def test_a_noisy_and_blurred_still_is_still_calibrated(camera: int) -> None:
+    # Noise (SD 6 grey levels) and blur (1.2 px) break a far line, a pixel wide, into dashes
+    # as faint as the noise: the suggestion smooths first and joins the dashes.
+    from varroom.synthetic.stills import CAMERAS, render, scene
+
+    still = scene("noisy", CAMERAS[camera], 0.20)
+    image = render(still, np.random.default_rng(camera), noise_sd=6.0, blur_px=1.2)
+    suggestion = suggest_landmarks(image)
+    assert suggestion is not None
+    assert len(suggestion.landmarks) >= 6
+    for (x, y), pixel in suggestion.landmarks:
+        truth = still.camera.project([(x, y)])[0]
+        assert np.hypot(*(np.array(pixel) - truth)) < 5.0, (x, y)

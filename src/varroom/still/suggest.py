@@ -6,7 +6,8 @@ Landmarks, in five steps (docs/still.md):
 
 1. the grass: green enough pixels (HSV), the largest region, its convex hull;
 2. the white lines on it: a morphological top-hat (thin and brighter than the grass around),
-   small blobs (heads, the ball) dropped;
+   small blobs (heads, the ball) dropped; a noisy still is smoothed first and thresholded
+   above its noise, and a far line broken into dashes is joined up;
 3. line segments (probabilistic Hough), merged into lines, each refitted on the white pixels along it, the longest eight kept;
 4. the fit against the pitch model: every choice of two of them as two of the lines x = const
    and two others as two of the lines y = const gives a homography from the four corners; each is scored by how many of
@@ -35,7 +36,15 @@ from varroom.still.pitch_model import GROUND_LANDMARKS, LINES_X, LINES_Y, markin
 Image = npt.NDArray[np.uint8]
 
 _INLIER_PX = 3.0
-_TOPHAT = 35  # grey levels above the grass around
+_TOPHAT = 35  # grey levels above the grass around, on a still without noise
+# A still noisier than this (the robust SD of its grass, in grey levels) is smoothed first, and
+# its threshold follows the noise left, floored: a far line a pixel wide is as faint as noise.
+_NOISY = 1.0
+_SMOOTH_PX = 1.0
+_NOISE_SDS = 5.0
+_TOPHAT_FLOOR = 12
+_LINE_SPAN_PX = 30  # a mark spanning less is a blob (a head, the ball), not a line
+_JOIN_PX = 5  # pieces this close are one when spans are measured (noise breaks far lines)
 _LINES_USED = 8  # the longest lines found
 _CHUNK = 4096
 _CELL_PX = 6
@@ -110,17 +119,38 @@ def grass_region(image: Image) -> npt.NDArray[np.bool_]:
 
 
 def white_lines(image: Image, grass: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
-    """Thin bright marks on the grass, blobs smaller than a line piece dropped."""
+    """Thin bright marks on the grass, blobs smaller than a line piece dropped. A noisy still
+    is smoothed first and thresholded above the noise left (`_NOISY`)."""
     gray = cv2.cvtColor(image, cv2.COLOR_RGB2GRAY)
+    noisy = (
+        bool(grass.any())
+        and _robust_sd(gray.astype(np.int16) - cv2.medianBlur(gray, 3), grass) > _NOISY
+    )
+    if noisy:
+        gray = cv2.GaussianBlur(gray, (0, 0), _SMOOTH_PX)
     tophat = cv2.morphologyEx(gray, cv2.MORPH_TOPHAT, cv2.getStructuringElement(2, (15, 15)))
+    threshold = float(_TOPHAT)
+    if noisy:
+        level = float(np.median(tophat[grass]))
+        threshold = min(
+            threshold, max(_TOPHAT_FLOOR, level + _NOISE_SDS * _robust_sd(tophat, grass))
+        )
     saturation = cv2.cvtColor(image, cv2.COLOR_RGB2HSV)[..., 1]
-    marks = ((tophat > _TOPHAT) & (saturation < 90) & grass).astype(np.uint8)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(marks)
+    marks = (tophat > threshold) & (saturation < 90) & grass
+    joined = cv2.dilate(marks.astype(np.uint8), np.ones((_JOIN_PX, _JOIN_PX), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(joined)
     span = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
-    keep = span >= 30
+    keep = span >= _LINE_SPAN_PX
     keep[0] = False
-    mask: npt.NDArray[np.bool_] = keep[labels]
+    mask: npt.NDArray[np.bool_] = keep[labels] & marks
     return mask
+
+
+def _robust_sd(values: npt.NDArray[np.generic], where: npt.NDArray[np.bool_]) -> float:
+    """The SD of `values` on `where` from their median absolute deviation (lines and players
+    are outliers to it, the noise is not)."""
+    chosen = values[where].astype(float)
+    return 1.4826 * float(np.median(np.abs(chosen - np.median(chosen))))
 
 
 def _merged_lines(white: npt.NDArray[np.bool_]) -> list[tuple[Floats, float]]:
