@@ -10,24 +10,33 @@ import pytest
 from PIL import Image
 
 from varroom.still.judge import still_verdict
-from varroom.synthetic.stills import EXAMPLE_SCENES, marks
+from varroom.synthetic.stills import EXAMPLE_SCENES, StillScene, marks
 
 cv2 = pytest.importorskip("cv2")
 
-from varroom.still.suggest import suggest_landmarks  # noqa: E402
+from varroom.still.suggest import LandmarkSuggestion, suggest_landmarks  # noqa: E402
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "still"
+
+
+def _suggested_on_the_true_landmarks(
+    image: np.ndarray, still: StillScene, at_least: int
+) -> LandmarkSuggestion:
+    """The suggestion for `image`, asserted to hold `at_least` landmarks, each within 5 px of
+    where the still's camera puts it."""
+    suggestion = suggest_landmarks(image)
+    assert suggestion is not None
+    assert len(suggestion.landmarks) >= at_least
+    for (x, y), pixel in suggestion.landmarks:
+        truth = still.camera.project([(x, y)])[0]
+        assert np.hypot(*(np.array(pixel) - truth)) < 5.0, (x, y)
+    return suggestion
 
 
 def test_suggested_landmarks_lie_on_the_true_ones_and_judge_the_still():
     still = EXAMPLE_SCENES[0]
     image = np.asarray(Image.open(EXAMPLES / f"{still.name}.png").convert("RGB"))
-    suggestion = suggest_landmarks(image)
-    assert suggestion is not None
-    assert len(suggestion.landmarks) >= 8
-    for (x, y), pixel in suggestion.landmarks:
-        truth = still.camera.project([(x, y)])[0]
-        assert np.hypot(*(np.array(pixel) - truth)) < 5.0, (x, y)
+    suggestion = _suggested_on_the_true_landmarks(image, still, at_least=8)
     data = {**marks(still), "landmarks": suggestion.to_json()}
     verdict = still_verdict(data, still.camera.size).verdict
     assert verdict.margin_m == pytest.approx(still.margin_m, abs=0.08)
@@ -47,9 +56,4 @@ def test_a_noisy_and_blurred_still_is_still_calibrated(camera: int) -> None:
 
     still = scene("noisy", CAMERAS[camera], 0.20)
     image = render(still, np.random.default_rng(camera), noise_sd=6.0, blur_px=1.2)
-    suggestion = suggest_landmarks(image)
-    assert suggestion is not None
-    assert len(suggestion.landmarks) >= 6
-    for (x, y), pixel in suggestion.landmarks:
-        truth = still.camera.project([(x, y)])[0]
-        assert np.hypot(*(np.array(pixel) - truth)) < 5.0, (x, y)
+    _suggested_on_the_true_landmarks(image, still, at_least=6)
