@@ -52,9 +52,12 @@ def match_of(
 
 
 def cut(
-    match: MatchTracking, keep: np.ndarray, event_kept: Callable[[MatchEvent], bool]
+    match: MatchTracking,
+    keep: np.ndarray,
+    event_kept: Callable[[MatchEvent], bool] = lambda event: True,
 ) -> MatchTracking:
-    """The match's frames where `keep`, with the events `event_kept` keeps."""
+    """The match's frames where `keep`, with the events `event_kept` keeps (all of them
+    unless given)."""
     return dataclasses.replace(
         match,
         t_s=match.t_s[keep],

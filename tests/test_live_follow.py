@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from conftest import SHARED_DATA
+from matches import cut
 from varroom.audit.ball_lines import BallLineIncident
 from varroom.audit.model import Audit
 from varroom.audit.moments import EVENT_WINDOW_S
@@ -203,7 +204,7 @@ def test_the_skillcorner_match_live_equals_its_audit() -> None:
         raw_data=SKILLCORNER / "structured_data.json",
     )
     # The first half keeps the test short (451 tracks a frame); bench/live.py follows both.
-    match = kept(whole, whole.period == 1)
+    match = cut(whole, whole.period == 1)
     audit = audit_match(match)
     alerts, laws, follower = follow_all(match_items(match))
     assert_same(alerts, audit)
@@ -222,17 +223,6 @@ def frames_and_events(match: MatchTracking) -> tuple[Header, list[Item]]:
     header = items[0]
     assert isinstance(header, Header)
     return header, items[1:]
-
-
-def kept(match: MatchTracking, keep: np.ndarray) -> MatchTracking:
-    """The match with only the frames `keep` says."""
-    return dataclasses.replace(
-        match,
-        t_s=match.t_s[keep],
-        period=match.period[keep],
-        ball_m=match.ball_m[keep],
-        players_m=match.players_m[keep],
-    )
 
 
 def frame_index(match: MatchTracking, period: int, t_s: float) -> int:
@@ -300,7 +290,7 @@ def test_late_and_missing_frames_are_frames_the_audit_never_saw(match: MatchTrac
         feed += [frame for when, frame in held_back if k - when >= 10]
         held_back = [(when, frame) for when, frame in held_back if k - when < 10]
     alerts, follower = follow([header, *feed, *(frame for _, frame in held_back)])
-    assert_same(alerts, audit_match(kept(match, keep)))
+    assert_same(alerts, audit_match(cut(match, keep)))
     assert follower.counts.late == len(late)
     assert len(alerts) >= 3
 
@@ -320,7 +310,7 @@ def test_a_stream_that_stops_and_resumes(match: MatchTracking) -> None:
     keep = np.ones(len(match.t_s), dtype=bool)
     keep[2000:2250] = False
     keep[9000:9250] = False
-    resumed = kept(match, keep)
+    resumed = cut(match, keep)
     header, items = frames_and_events(resumed)
     alerts, _ = follow([header, *items, End()])
     assert_same(alerts, audit_match(resumed))
