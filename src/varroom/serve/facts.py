@@ -151,10 +151,6 @@ _NOT_TAKEN = {
 }
 
 
-def is_penalty_kick(data: Mapping[str, Any]) -> bool:
-    return file_kind(data) == PENALTY_KICK
-
-
 def _penalty_facts(stated: Mapping[str, Any]) -> dict[str, Any]:
     """The settable penalty facts, complete and in a stable order."""
     involved = stated.get("encroacher_involved") or []
@@ -167,10 +163,11 @@ def _penalty_facts(stated: Mapping[str, Any]) -> dict[str, Any]:
 def original_facts(situation: Mapping[str, Any]) -> dict[str, Any]:
     """The facts as the file states them: no overrides, its own involvement and marks (a
     penalty kick: its own `facts`)."""
-    if is_penalty_kick(situation):
+    kind = file_kind(situation)
+    if kind == PENALTY_KICK:
         stated = situation.get("facts")
         return {"penalty": _penalty_facts(stated if isinstance(stated, dict) else {})}
-    if file_kind(situation) == BALL_LINE:
+    if kind == BALL_LINE:
         return {}
     involvement = []
     off_field = []
@@ -291,11 +288,12 @@ def _normalise_penalty(
 def apply_facts(situation: Mapping[str, Any], facts: Mapping[str, Any]) -> dict[str, Any]:
     """A copy of the situation with the (normalised) facts written into it."""
     data = copy.deepcopy(dict(situation))
-    if is_penalty_kick(data):
+    kind = file_kind(data)
+    if kind == PENALTY_KICK:
         stated = data.get("facts")
         data["facts"] = {**(stated if isinstance(stated, dict) else {}), **facts["penalty"]}
         return data
-    if file_kind(data) == BALL_LINE:
+    if kind == BALL_LINE:
         return data
     touches = data["touches"]
     for play in facts["plays"]:
@@ -318,9 +316,10 @@ def describe_changes(
 ) -> list[str]:
     """Plain words for how the facts differ from the situation as it came in."""
     base = original_facts(situation)
-    if is_penalty_kick(situation):
+    kind = file_kind(situation)
+    if kind == PENALTY_KICK:
         return _penalty_changes(base["penalty"], facts["penalty"], names)
-    if file_kind(situation) == BALL_LINE:
+    if kind == BALL_LINE:
         return []
     touches = situation["touches"]
     lines = []
