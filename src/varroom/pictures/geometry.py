@@ -13,8 +13,7 @@ from varroom.model.measures import (
     DISTANCE_M,
     GOAL_AREA_DEPTH_M,
     GOAL_AREA_HALF_WIDTH_M,
-    GOAL_HEIGHT_M,
-    GOAL_WIDTH_M,
+    GOAL_HALF_WIDTH_M,
     PENALTY_AREA_DEPTH_M,
     PENALTY_AREA_HALF_WIDTH_M,
     PENALTY_MARK_M,
@@ -23,12 +22,6 @@ from varroom.model.situation import Pitch
 
 Floats = npt.NDArray[np.float64]
 
-PENALTY_AREA = (PENALTY_AREA_DEPTH_M, 2 * PENALTY_AREA_HALF_WIDTH_M)  # depth, width
-GOAL_AREA = (GOAL_AREA_DEPTH_M, 2 * GOAL_AREA_HALF_WIDTH_M)
-PENALTY_SPOT = PENALTY_MARK_M
-CIRCLE_RADIUS = DISTANCE_M
-GOAL_WIDTH = GOAL_WIDTH_M
-GOAL_HEIGHT = GOAL_HEIGHT_M
 GOAL_DEPTH = 2.0
 SPOT_RADIUS = 0.15  # the centre and penalty spots (Law 1: 0.22 m across)
 
@@ -47,28 +40,29 @@ def pitch_lines(pitch: Pitch, step_deg: float = 4.0) -> list[Floats]:
     lines: list[Floats] = [
         np.array([[-hl, -hw], [hl, -hw], [hl, hw], [-hl, hw], [-hl, -hw]]),
         np.array([[0.0, -hw], [0.0, hw]]),
-        _arc(0.0, 0.0, CIRCLE_RADIUS, 0.0, 2 * math.pi, step_deg),
+        _arc(0.0, 0.0, DISTANCE_M, 0.0, 2 * math.pi, step_deg),
     ]
     lines.append(_arc(0.0, 0.0, SPOT_RADIUS, 0.0, 2 * math.pi, 30.0))
     for sign in (-1.0, 1.0):
         goal_x = sign * hl
-        for depth, width in (PENALTY_AREA, GOAL_AREA):
+        for depth, half_width in (
+            (PENALTY_AREA_DEPTH_M, PENALTY_AREA_HALF_WIDTH_M),
+            (GOAL_AREA_DEPTH_M, GOAL_AREA_HALF_WIDTH_M),
+        ):
             inner = goal_x - sign * depth
-            half = min(width / 2, hw)
+            half = min(half_width, hw)
             lines.append(np.array([[goal_x, -half], [inner, -half], [inner, half], [goal_x, half]]))
-        spot_x = goal_x - sign * PENALTY_SPOT
+        spot_x = goal_x - sign * PENALTY_MARK_M
         lines.append(_arc(spot_x, 0.0, SPOT_RADIUS, 0.0, 2 * math.pi, 30.0))
         # The arc: the part of the circle round the spot outside the penalty area.
-        edge = PENALTY_AREA[0] - PENALTY_SPOT
-        if edge < CIRCLE_RADIUS:
-            half_angle = math.acos(edge / CIRCLE_RADIUS)
+        edge = PENALTY_AREA_DEPTH_M - PENALTY_MARK_M
+        if edge < DISTANCE_M:
+            half_angle = math.acos(edge / DISTANCE_M)
             towards = math.pi if sign > 0 else 0.0  # away from the goal line
             lines.append(
-                _arc(
-                    spot_x, 0.0, CIRCLE_RADIUS, towards - half_angle, towards + half_angle, step_deg
-                )
+                _arc(spot_x, 0.0, DISTANCE_M, towards - half_angle, towards + half_angle, step_deg)
             )
-        post = GOAL_WIDTH / 2
+        post = GOAL_HALF_WIDTH_M
         back = goal_x + sign * GOAL_DEPTH
         lines.append(np.array([[goal_x, -post], [back, -post], [back, post], [goal_x, post]]))
     return lines

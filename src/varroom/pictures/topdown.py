@@ -12,10 +12,15 @@ from matplotlib.collections import LineCollection
 from matplotlib.patches import PathPatch, Rectangle
 from matplotlib.path import Path
 
+from varroom.model.measures import (
+    GOAL_HALF_WIDTH_M,
+    PENALTY_AREA_DEPTH_M,
+    PENALTY_AREA_HALF_WIDTH_M,
+)
 from varroom.model.situation import Pitch
 from varroom.model.view import View
 from varroom.pictures import style
-from varroom.pictures.geometry import GOAL_WIDTH, PENALTY_AREA, pitch_lines
+from varroom.pictures.geometry import pitch_lines
 
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in metres
 
@@ -137,7 +142,7 @@ def goal_mouth(pitch: Pitch, sign: float, room_m: float = 1.0) -> list[tuple[flo
     """The posts of the goal attacked (towards `sign`), `room_m` wider each side: two points a
     view near that goal holds, so that the goal is never cut."""
     goal_x = sign * pitch.half_length_m
-    half = GOAL_WIDTH / 2 + room_m
+    half = GOAL_HALF_WIDTH_M + room_m
     return [(goal_x, -half), (goal_x, half)]
 
 
@@ -162,10 +167,10 @@ def fit_box(
     hl, hw = pitch.half_length_m, pitch.half_width_m
     if near_goal_m is not None and max(sign * x for x in xs) >= hl - near_goal_m:
         goal_x = sign * hl
-        inner = goal_x - sign * (PENALTY_AREA[0] + 3.0)
+        inner = goal_x - sign * (PENALTY_AREA_DEPTH_M + 3.0)
         outer = goal_x + sign * 3.0
         x0, x1 = min(x0, inner, outer), max(x1, inner, outer)
-        half = min(PENALTY_AREA[1] / 2 + 2.0, hw + outside_m)
+        half = min(PENALTY_AREA_HALF_WIDTH_M + 2.0, hw + outside_m)
         y0, y1 = min(y0, -half), max(y1, half)
     # At least the minimum span, then the aspect, growing about the centre.
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2

@@ -8,10 +8,14 @@ import math
 
 from matplotlib.axes import Axes
 
-from varroom.model.measures import GOAL_AREA_DEPTH_M, PENALTY_AREA_DEPTH_M, PENALTY_MARK_M
+from varroom.model.measures import (
+    GOAL_AREA_DEPTH_M,
+    PENALTY_AREA_DEPTH_M,
+    PENALTY_AREA_HALF_WIDTH_M,
+    PENALTY_MARK_M,
+)
 from varroom.pictures import style
 from varroom.pictures.decision.pitch_view import PitchView
-from varroom.pictures.geometry import PENALTY_AREA
 from varroom.pictures.marks import outline
 from varroom.pictures.story import Story
 from varroom.pictures.topdown import Box, fit_box
@@ -83,7 +87,7 @@ def add_magnifier(main: Axes, view: PitchView, story: Story) -> PitchView | None
     context = [
         (goal_x - story.sign * depth, y)
         for depth in (0.0, GOAL_AREA_DEPTH_M, PENALTY_MARK_M, PENALTY_AREA_DEPTH_M)
-        for y in (-PENALTY_AREA[1] / 2, 0.0, PENALTY_AREA[1] / 2)
+        for y in (-PENALTY_AREA_HALF_WIDTH_M, 0.0, PENALTY_AREA_HALF_WIDTH_M)
     ]
     pad = 0.012
     # Where it may go: along the edges of the main view, at full size or smaller, top left
