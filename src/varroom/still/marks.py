@@ -15,8 +15,8 @@ from typing import Any
 
 from varroom.formats.json_text import read_json
 from varroom.formats.situation_json import SituationReader
+from varroom.model.measures import GOAL_HEIGHT_M
 from varroom.model.situation import Action, Direction, Pitch, Player, action_without_player
-from varroom.still.pitch_model import GOAL_HEIGHT_M
 
 DEFAULT_PIXEL_SD = 1.5
 # How high a landmark may be: the crossbar, with room for a marked stand or flag post.

@@ -18,12 +18,9 @@ import numpy.typing as npt
 from PIL import Image, ImageDraw, ImageFilter
 from scipy.spatial import ConvexHull
 
-from varroom.model.measures import BALL_RADIUS_M
+from varroom.model.measures import BALL_RADIUS_M, DISTANCE_M, GOAL_HALF_WIDTH_M, GOAL_HEIGHT_M
 from varroom.still.camera import Floats, LensCamera, look_at_parameters
 from varroom.still.pitch_model import (
-    ARC_R,
-    GOAL_HALF_M,
-    GOAL_HEIGHT_M,
     GROUND_LANDMARKS,
     HALF_L,
     LENGTH_M,
@@ -243,8 +240,8 @@ def _line_distance(points: Floats) -> Floats:
     nearest = a + np.clip(t, 0, 1)[:, :, None] * ab
     best = np.sqrt(((p[:, None, :] - nearest) ** 2).sum(axis=2)).min(axis=1)
     from_spot = np.hypot(p[:, 0] - SPOT_X, p[:, 1])
-    arc = np.abs(from_spot - ARC_R) + np.where(p[:, 0] < PENALTY_AREA_X, 0.0, np.inf)
-    centre = np.abs(np.hypot(p[:, 0], p[:, 1]) - ARC_R)
+    arc = np.abs(from_spot - DISTANCE_M) + np.where(p[:, 0] < PENALTY_AREA_X, 0.0, np.inf)
+    centre = np.abs(np.hypot(p[:, 0], p[:, 1]) - DISTANCE_M)
     spot = from_spot - 0.05
     out: Floats = np.minimum.reduce([best, arc, centre, spot])
     return out
@@ -258,10 +255,10 @@ def _pixels_per_m(camera: SyntheticCamera, at: tuple[float, float]) -> float:
 def _draw_goal(draw: ImageDraw.ImageDraw, camera: SyntheticCamera) -> None:
     frame = np.array(
         [
-            (HALF_L, -GOAL_HALF_M, 0.0),
-            (HALF_L, -GOAL_HALF_M, GOAL_HEIGHT_M),
-            (HALF_L, GOAL_HALF_M, GOAL_HEIGHT_M),
-            (HALF_L, GOAL_HALF_M, 0.0),
+            (HALF_L, -GOAL_HALF_WIDTH_M, 0.0),
+            (HALF_L, -GOAL_HALF_WIDTH_M, GOAL_HEIGHT_M),
+            (HALF_L, GOAL_HALF_WIDTH_M, GOAL_HEIGHT_M),
+            (HALF_L, GOAL_HALF_WIDTH_M, 0.0),
         ]
     )
     dense = np.concatenate(

@@ -24,6 +24,7 @@ import numpy.typing as npt
 import sqlalchemy as sa
 from PIL import Image, UnidentifiedImageError
 
+from varroom.model import measures
 from varroom.output_file import temporary_path
 from varroom.serve import db
 from varroom.serve.config import PRIVATE_DIR
@@ -382,15 +383,15 @@ def _checked_image(body: bytes, media_type: str) -> tuple[int, int]:
 
 # The landmarks a reviewer can click, named as the attackers see them, facing the goal.
 _NAMES = {
-    (pm.HALF_L, pm.PENALTY_AREA_Y): "penalty area meets the goal line",
-    (pm.PENALTY_AREA_X, pm.PENALTY_AREA_Y): "penalty area, front corner",
-    (pm.HALF_L, pm.GOAL_AREA_Y): "goal area meets the goal line",
-    (pm.GOAL_AREA_X, pm.GOAL_AREA_Y): "goal area, front corner",
+    (pm.HALF_L, measures.PENALTY_AREA_HALF_WIDTH_M): "penalty area meets the goal line",
+    (pm.PENALTY_AREA_X, measures.PENALTY_AREA_HALF_WIDTH_M): "penalty area, front corner",
+    (pm.HALF_L, measures.GOAL_AREA_HALF_WIDTH_M): "goal area meets the goal line",
+    (pm.GOAL_AREA_X, measures.GOAL_AREA_HALF_WIDTH_M): "goal area, front corner",
     (pm.SPOT_X, 0.0): "penalty mark",
     (pm.PENALTY_AREA_X, pm.ARC_DY): "penalty arc meets the penalty area",
-    (pm.HALF_L, pm.GOAL_HALF_M): "goalpost, foot",
+    (pm.HALF_L, measures.GOAL_HALF_WIDTH_M): "goalpost, foot",
     (0.0, pm.HALF_W): "halfway line meets the touchline",
-    (pm.HALF_L, pm.GOAL_HALF_M, pm.GOAL_HEIGHT_M): "goalpost, top",
+    (pm.HALF_L, measures.GOAL_HALF_WIDTH_M, measures.GOAL_HEIGHT_M): "goalpost, top",
 }
 
 
