@@ -2,14 +2,41 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+LOCK := requirements.lock
+UV_VERSION := 0.13.9
+LATEST := .venv-latest
 
-.PHONY: demo test bench lint clean dist docs release-check
+.PHONY: demo test test-latest lock bench lint clean dist docs release-check
 
-$(STAMP): pyproject.toml
+# The environment is made anew from the lock whenever the lock or pyproject changes, so that it
+# holds exactly what the lock says (nothing left over from an earlier install), with every
+# file's hash checked; varroom itself goes in editable, built by the locked hatchling.
+$(STAMP): pyproject.toml $(LOCK)
+	rm -rf $(VENV)
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[dev]'
+	$(BIN)/python -m pip install -q --require-hashes -r $(LOCK)
+	$(BIN)/python -m pip install -q --no-deps --no-build-isolation -e .
 	touch $(STAMP)
+
+# The lock anew from pyproject's ranges (every extra, one set of versions for every supported
+# Python and platform), with the hashes of every file; then `make test` on it before committing.
+# uv only writes the lock: installing from it needs nothing but pip.
+lock:
+	$(PYTHON) -m venv out/lock-tools
+	out/lock-tools/bin/python -m pip install -q 'uv==$(UV_VERSION)'
+	out/lock-tools/bin/uv pip compile pyproject.toml --extra dev --universal \
+		--fork-strategy fewest --python-version 3.11 --generate-hashes --upgrade \
+		--custom-compile-command 'make lock' --quiet -o $(LOCK)
+
+# Every test against the newest releases pyproject's ranges allow, in a venv of its own made
+# from the ranges, not the lock: a new matplotlib that breaks a picture is found here first.
+test-latest:
+	rm -rf $(LATEST)
+	$(PYTHON) -m venv $(LATEST)
+	$(LATEST)/bin/python -m pip install -q --upgrade pip
+	$(LATEST)/bin/python -m pip install -q --upgrade --upgrade-strategy eager -e '.[dev]'
+	$(LATEST)/bin/python -m pip freeze --exclude-editable > out/latest-versions.txt
+	$(LATEST)/bin/python -m pytest
 
 SAMPLE := samples/statsbomb-euro2020-turkey-italy
 
@@ -56,4 +83,4 @@ release-check: $(STAMP)
 	$(BIN)/python tools/release_check.py
 
 clean:
-	rm -rf $(VENV) out dist .pytest_cache .hypothesis
+	rm -rf $(VENV) $(LATEST) out dist .pytest_cache .hypothesis
