@@ -10,17 +10,19 @@ from click.testing import CliRunner
 
 from varroom.cli.main import cli
 
-ROOT = Path(__file__).resolve().parent.parent
+from machine import ROOT, Need, require
+
 EXAMPLES = ROOT / "examples"
-# The project's real data sets (a README per set, with its source and licence), beside the
-# checkout: the project's CI has them; a clone on a fresh machine does not, and there the tests
-# marked `shared_data` are skipped, each saying why, so that `make test` passes on it too.
-SHARED_DATA = ROOT.parent / "shared" / "data"
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
-    if item.get_closest_marker("shared_data") is not None and not SHARED_DATA.is_dir():
-        pytest.skip(f"needs the project's real data in {SHARED_DATA}, not beside this clone")
+    """`shared_data` and `needs(Need.X, ...)` marks: skipped with the reason where the machine
+    lacks it, failed in CI (tests/machine.py)."""
+    needs = [Need.SHARED_DATA] if item.get_closest_marker("shared_data") is not None else []
+    for marker in item.iter_markers("needs"):
+        needs.extend(marker.args)
+    if needs:
+        require(*needs)
 
 
 @pytest.fixture

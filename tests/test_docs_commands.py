@@ -39,6 +39,7 @@ from pathlib import Path
 
 import pytest
 
+from machine import Need, require
 from postgres_cluster import Cluster, throwaway_cluster
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -151,6 +152,17 @@ def _run(
     assert not left, f"{where}: left a process running (killed){output}"
 
 
+# What a block's commands use of the machine beyond Python, by the word that names it.
+NEEDS_BY_WORD = {"chromium": Need.CHROMIUM, "curl": Need.CURL, "postgresql": Need.POSTGRESQL}
+
+
+def needs_of(blocks: list[Block]) -> list[Need]:
+    """What the blocks need of the machine: a file that runs Chromium is skipped where there is
+    none (failed in CI), not failed with `command not found`."""
+    words = {word for block in blocks for word in re.findall(r"[a-z]+", block.text)}
+    return [need for word, need in NEEDS_BY_WORD.items() if word in words]
+
+
 @pytest.fixture(scope="module")
 def postgres() -> Iterator[Cluster]:
     """One throwaway cluster for the module, with the database the docs name."""
@@ -166,8 +178,9 @@ def test_every_command_of_the_file_runs(
     """The file's blocks, in order, in one folder holding a copy of the shipped examples."""
     assert Path.cwd() != tmp_path and tmp_path != ROOT
     blocks = [block for block in RUN_HERE if block.file == file]
+    require(*needs_of(blocks))
     extra: dict[str, str] = {}
-    if any("postgresql" in block.text for block in blocks):
+    if Need.POSTGRESQL in needs_of(blocks):
         extra = request.getfixturevalue("postgres").environment()
     _run("varroom examples --copy .", f"{file} (set-up)", tmp_path, extra)
     for block in blocks:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from browser import chromium_or_skip
+from machine import chromium_or_skip
 
 CHROMIUM = chromium_or_skip()
 

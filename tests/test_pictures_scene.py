@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 
 import varroom
+from machine import Need, chromium
 from situations import load, situations
 from varroom.pictures import PictureError, write_scene
 from varroom.pictures.body import BONES, POSE
@@ -23,7 +23,6 @@ from varroom.pictures.scene import scene_data, scene_html
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 KANE = EXAMPLES / "tottenham-sporting-2022-kane.json"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 def embedded(html: str) -> dict[str, Any]:
@@ -147,15 +146,14 @@ def test_scene_files_fail_cleanly(tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == []
 
 
-# A person's machine may lack the browser; CI installs it, so there it must run.
-@pytest.mark.skipif(CHROMIUM is None and not os.environ.get("CI"), reason="no headless chromium")
+@pytest.mark.needs(Need.CHROMIUM)
 def test_the_page_draws_in_a_browser_without_errors(tmp_path: Path) -> None:
     from PIL import Image
 
     _, _, _ = written(tmp_path)
     shot = tmp_path / "shot.png"
     run = subprocess.run(
-        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr",
+        [chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr",
          "--v=0", f"--screenshot={shot}", "--window-size=800,500", "--virtual-time-budget=2000",
          (tmp_path / "scene.html").as_uri()],
         capture_output=True, text=True, timeout=60,

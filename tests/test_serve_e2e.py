@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from browser import chromium_or_skip
+from machine import chromium_or_skip
 
 CHROMIUM = chromium_or_skip()
 
