@@ -8,9 +8,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from varroom.cli.main import cli
-
 from machine import ROOT, Need, require
+from varroom.cli.main import cli
 
 EXAMPLES = ROOT / "examples"
 

@@ -33,7 +33,16 @@ class Cluster:
 
     def create_database(self, name: str) -> None:
         subprocess.run(
-            [str(self.bin_dir / "createdb"), "-h", self.host, "-p", str(self.port), "-U", USER, name],
+            [
+                str(self.bin_dir / "createdb"),
+                "-h",
+                self.host,
+                "-p",
+                str(self.port),
+                "-U",
+                USER,
+                name,
+            ],
             check=True,
             capture_output=True,
         )
