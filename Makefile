@@ -35,6 +35,7 @@ test-latest:
 	$(PYTHON) -m venv $(LATEST)
 	$(LATEST)/bin/python -m pip install -q --upgrade pip
 	$(LATEST)/bin/python -m pip install -q --upgrade --upgrade-strategy eager -e '.[dev]'
+	@mkdir -p out
 	$(LATEST)/bin/python -m pip freeze --exclude-editable > out/latest-versions.txt
 	$(LATEST)/bin/python -m pytest
 

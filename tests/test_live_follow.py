@@ -9,7 +9,7 @@ from collections.abc import Iterable, Iterator
 import numpy as np
 import pytest
 
-from conftest import SHARED_DATA
+from machine import SHARED_DATA
 from matches import cut
 from varroom.audit.ball_lines import BallLineIncident
 from varroom.audit.model import Audit

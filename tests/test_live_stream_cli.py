@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from conftest import SHARED_DATA
+from machine import SHARED_DATA
 from matches import cut, match_of
 from varroom.audit.run import audit_match
 from varroom.cli.main import cli
