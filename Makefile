@@ -4,9 +4,11 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 LOCK := requirements.lock
 UV_VERSION := 0.13.9
+LOWEST_LOCK := requirements-lowest.lock
 LATEST := .venv-latest
+LOWEST := .venv-lowest
 
-.PHONY: demo test test-latest lock bench lint clean dist docs release-check
+.PHONY: demo test test-latest test-lowest lock bench lint clean dist docs release-check
 
 # The environment is made anew from the lock whenever the lock or pyproject changes, so that it
 # holds exactly what the lock says (nothing left over from an earlier install), with every
@@ -18,15 +20,19 @@ $(STAMP): pyproject.toml $(LOCK)
 	$(BIN)/python -m pip install -q --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
-# The lock anew from pyproject's ranges (every extra, one set of versions for every supported
-# Python and platform), with the hashes of every file; then `make test` on it before committing.
-# uv only writes the lock: installing from it needs nothing but pip.
+# The locks anew from pyproject's ranges, with the hashes of every file; then `make test` and
+# `make test-lowest` on them before committing. requirements.lock: the newest versions the
+# ranges allow, one set for every supported Python and platform (uv's universal resolution).
+# requirements-lowest.lock: the lowest version of each package pyproject names (the lower
+# bounds it promises), on the lowest Python. uv only writes the locks: installing from one
+# needs nothing but pip.
+LOCK_WITH = out/lock-tools/bin/uv pip compile pyproject.toml --extra dev --python-version 3.11 \
+	--generate-hashes --custom-compile-command 'make lock' --quiet
 lock:
 	$(PYTHON) -m venv out/lock-tools
 	out/lock-tools/bin/python -m pip install -q 'uv==$(UV_VERSION)'
-	out/lock-tools/bin/uv pip compile pyproject.toml --extra dev --universal \
-		--fork-strategy fewest --python-version 3.11 --generate-hashes --upgrade \
-		--custom-compile-command 'make lock' --quiet -o $(LOCK)
+	$(LOCK_WITH) --universal --fork-strategy fewest --upgrade -o $(LOCK)
+	$(LOCK_WITH) --resolution lowest-direct --upgrade -o $(LOWEST_LOCK)
 
 # Every test against the newest releases pyproject's ranges allow, in a venv of its own made
 # from the ranges, not the lock: a new matplotlib that breaks a picture is found here first.
@@ -38,6 +44,14 @@ test-latest:
 	@mkdir -p out
 	$(LATEST)/bin/python -m pip freeze --exclude-editable > out/latest-versions.txt
 	$(LATEST)/bin/python -m pytest
+
+# Every test on the lower bounds pyproject promises (requirements-lowest.lock).
+test-lowest:
+	rm -rf $(LOWEST)
+	$(PYTHON) -m venv $(LOWEST)
+	$(LOWEST)/bin/python -m pip install -q --require-hashes -r $(LOWEST_LOCK)
+	$(LOWEST)/bin/python -m pip install -q --no-deps --no-build-isolation -e .
+	$(LOWEST)/bin/python -m pytest
 
 SAMPLE := samples/statsbomb-euro2020-turkey-italy
 
@@ -84,4 +98,4 @@ release-check: $(STAMP)
 	$(BIN)/python tools/release_check.py
 
 clean:
-	rm -rf $(VENV) $(LATEST) out dist .pytest_cache .hypothesis
+	rm -rf $(VENV) $(LATEST) $(LOWEST) out dist .pytest_cache .hypothesis
