@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import secrets
 import socket
 import subprocess
 import sys
@@ -148,7 +149,7 @@ def test_asked_to_listen_beyond_loopback_the_room_does_and_the_check_sees_it(
     tmp_path: Path,
 ) -> None:
     """The check above can fail: `--host 0.0.0.0` with a token is seen as 0.0.0.0."""
-    env = {**ENV, "VARROOM_TOKEN": "a-token-for-this-test-only"}
+    env = {**ENV, "VARROOM_TOKEN": secrets.token_urlsafe()}  # for the second it listens
     with serving(tmp_path, "--host", "0.0.0.0", env=env) as port:
         seen = listeners()
     assert {(ip, p) for _, ip, p in beyond_loopback(seen)} == {("0.0.0.0", port)}
