@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from browser import chromium_or_skip
+from machine import chromium_or_skip
 
 CHROMIUM = chromium_or_skip()
 
