@@ -8,7 +8,7 @@ LOWEST_LOCK := requirements-lowest.lock
 LATEST := .venv-latest
 LOWEST := .venv-lowest
 
-.PHONY: demo test test-latest test-lowest lock bench lint clean dist docs release-check
+.PHONY: demo test test-latest test-lowest lock bench bench-update lint clean dist docs release-check
 
 # The environment is made anew from the lock whenever the lock or pyproject changes, so that it
 # holds exactly what the lock says (nothing left over from an earlier install), with every
@@ -72,8 +72,13 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
+# The benchmarks, written to out/ (out/BENCHMARKS.md, out/bench-results.json): a run leaves the
+# checkout as it was. bench-update writes the committed BENCHMARKS.md and bench/results.json.
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+
+bench-update: $(STAMP)
+	$(BIN)/python bench/run.py --update
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench tools

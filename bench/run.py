@@ -1,11 +1,15 @@
 """`make bench`: each figure beside a reference timed in the same run (these machines are noisy).
 
-Writes bench/results.json and BENCHMARKS.md. Each section returns its figures; a row of the
-table names a figure, the reference it is read against, and the goal where the issue set one.
+Writes the raw numbers and the table to out/ (out/bench-results.json, out/BENCHMARKS.md), so
+that a run leaves the checkout as it was; `--update` (`make bench-update`) writes the committed
+ones instead (bench/results.json, BENCHMARKS.md), for a change that moves them. Each section
+returns its figures; a row of the table names a figure, the reference it is read against, and
+the goal where the issue set one.
 """
 
 from __future__ import annotations
 
+import argparse
 import compileall
 import json
 import os
@@ -38,6 +42,9 @@ from still import bench_still  # noqa: E402
 import varroom  # noqa: E402
 
 KANE = ROOT / "examples" / "tottenham-sporting-2022-kane.json"
+# (raw numbers, table): a run's own, or with --update the committed ones.
+OUT = (ROOT / "out" / "bench-results.json", ROOT / "out" / "BENCHMARKS.md")
+COMMITTED = (ROOT / "bench" / "results.json", ROOT / "BENCHMARKS.md")
 
 
 def timings_ms(fn: Callable[[], object], runs: int) -> list[float]:
@@ -301,11 +308,16 @@ ROWS = [
 ]
 
 
-def markdown(results: dict[str, Any]) -> str:
+def markdown(results: dict[str, Any], raw: Path = COMMITTED[0]) -> str:
+    written = (
+        "Written by `make bench-update` (`bench/run.py --update`)"
+        if raw == COMMITTED[0]
+        else "Written by `make bench` (`bench/run.py`) to out/"
+    )
     lines = [
         "# Benchmarks",
         "",
-        "Written by `make bench` (`bench/run.py`); raw numbers in `bench/results.json`.",
+        f"{written}; raw numbers in `{raw.relative_to(ROOT).as_posix()}`.",
         f"Machine: {platform.machine()}, Python {platform.python_version()}, "
         f"{results['cpu_count']} cores.",
         "Each figure stands beside a reference timed in the same run, and as a ratio to it:",
@@ -379,15 +391,29 @@ def markdown(results: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main() -> None:
+def write(results: dict[str, Any], update: bool) -> str:
+    """The raw numbers and the table, to out/ or (`update`) to the committed files."""
+    raw, table = COMMITTED if update else OUT
+    raw.parent.mkdir(parents=True, exist_ok=True)
+    raw.write_text(json.dumps(results, indent=2) + "\n")
+    text = markdown(results, raw)
+    table.write_text(text)
+    return text
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--update",
+        action="store_true",
+        help="write bench/results.json and BENCHMARKS.md (committed) instead of out/",
+    )
+    update = parser.parse_args(argv).update
     results: dict[str, Any] = {"cpu_count": os.cpu_count() or 0}
     for section in SECTIONS:
         print(f"bench: {section.__name__} ...", file=sys.stderr, flush=True)
         results.update(section())
-    (ROOT / "bench" / "results.json").write_text(json.dumps(results, indent=2) + "\n")
-    text = markdown(results)
-    (ROOT / "BENCHMARKS.md").write_text(text)
-    print(text)
+    print(write(results, update))
 
 
 if __name__ == "__main__":

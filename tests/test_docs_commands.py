@@ -20,6 +20,9 @@ Run here, but not exactly as written:
 - the fixed loopback ports a block names (`--port N`, `127.0.0.1:N`) are each replaced by a
   free port, the same one wherever the block names it: a room or a feed the developer has
   running on them is left alone;
+- a `--host` beyond loopback (`--host 0.0.0.0`, `--host ::`, a room reachable from other
+  machines) becomes `--host 127.0.0.1`: a test listens on loopback only, and the room's rule
+  that beyond loopback a token is needed is tested in tests/test_serve_cli.py;
 - a block that names PostgreSQL runs with libpq's PGHOST, PGPORT and PGUSER set to a
   throwaway cluster (tests/postgres_cluster.py) that holds an empty database `varroom`.
 """
@@ -61,6 +64,7 @@ STOP_WAIT_S = 10  # for what a block stopped on its way out (a server closing) t
 CI_RUN = ROOT / ".ci" / "run"
 DIST_CHECK = ROOT / "tools" / "dist-check.sh"
 PORT = re.compile(r"(?P<before>--port[ =]|127\.0\.0\.1:|localhost:)(?P<port>\d+)\b")
+ANY_HOST = re.compile(r"--host[ =](?:0\.0\.0\.0|::|\[::\])(?=\s|$)")
 
 # `serve_check COMMAND...`: the review room on a free port, checked, then stopped.
 PRELUDE = f'serve_check() {{ python "{ROOT / "tools" / "serve_check.py"}" "$@"; }}\n'
@@ -97,7 +101,8 @@ def script_of(block: Block, port_for: Callable[[], int] = free_port) -> str:
         port = ports.setdefault(match["port"], port_for())
         return f"{match['before']}{port}"
 
-    return PRELUDE + PORT.sub(free, "\n".join(lines)) + "\n"
+    script = ANY_HOST.sub("--host 127.0.0.1", "\n".join(lines))
+    return PRELUDE + PORT.sub(free, script) + "\n"
 
 
 def _environment(extra: dict[str, str]) -> dict[str, str]:
@@ -242,7 +247,8 @@ def test_the_extractor_finds_blocks_markers_and_special_lines(tmp_path: Path) ->
     page.write_text(
         "text\n\n<!-- docs-test: ci -->\n\n```sh\nmake test   # all\n```\n"
         "```sh\npip install x\nA=1 varroom serve --db y  # note\nvarroom check a \\\n  --json\n"
-        "varroom serve --port 8000 &\nvarroom live --room http://127.0.0.1:8000\n```\n"
+        "varroom serve --port 8000 &\nvarroom live --room http://127.0.0.1:8000\n"
+        "varroom serve --host 0.0.0.0 --db z\n```\n"
         "```python\nprint(1)\n```\n",
         encoding="utf-8",
     )
@@ -256,12 +262,14 @@ def test_the_extractor_finds_blocks_markers_and_special_lines(tmp_path: Path) ->
         (11, Kind.RUN),
         (13, Kind.RUN),
         (14, Kind.RUN),
+        (15, Kind.SERVE),
     ]
     script = script_of(found[1], port_for=lambda: 5555)
     assert "A=1 serve_check varroom serve --db y" in script
     assert "varroom check a    --json" in script
     assert ": # run by make dist: pip install x" in script
     assert "varroom serve --port 5555 &\nvarroom live --room http://127.0.0.1:5555" in script
+    assert "serve_check varroom serve --host 127.0.0.1 --db z" in script
 
 
 def test_a_block_that_leaves_a_process_running_fails(tmp_path: Path) -> None:

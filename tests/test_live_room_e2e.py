@@ -64,8 +64,8 @@ def test_a_live_alert_shows_in_the_open_room_at_once_and_is_decided(
 
         result = CliRunner().invoke(cli, ["live", "--json", "--room", url], input=stream)
         assert result.exit_code == 0, result.stderr
-        alerts = [line for line in result.stdout.splitlines() if '"decision": "offside"' in line]
-        assert len(alerts) >= 2  # the ball-line alerts are not posted to the room
+        alerts = result.stdout.splitlines()  # every alert is queued, whatever its kind
+        assert sum('"decision": "offside"' in line for line in alerts) >= 2
 
         sync_api.expect(page.locator(".queue-item")).to_have_count(len(alerts), timeout=3_000)
         page.locator(".queue-item").first.click()

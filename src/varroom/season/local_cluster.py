@@ -1,6 +1,11 @@
 """A Dask cluster of separate local processes (`dask scheduler`, `dask worker`) on loopback:
 what the tests and the benchmark run `audit-many --scheduler` against, and a way to try it
-on one machine. A real deployment starts the same commands on its own machines."""
+on one machine. A real deployment starts the same commands on its own machines.
+
+Every socket it opens listens on 127.0.0.1 only: the scheduler, each worker and its nanny,
+and their dashboards. The installed `distributed` starts a dashboard despite `--no-dashboard`
+(the scheduler's on 0.0.0.0:8787, each worker's on 0.0.0.0 at a random port), so each
+dashboard is given a loopback address of its own as well."""
 
 from __future__ import annotations
 
@@ -26,13 +31,14 @@ def local_cluster(
     whatever happens."""
     address_file = folder / "scheduler.json"
     address_file.unlink(missing_ok=True)
-    quiet = ["--no-dashboard"]
+    loopback = "127.0.0.1"
+    loopback_only = ["--no-dashboard", "--dashboard-address", f"{loopback}:0"]
     processes: list[subprocess.Popen[bytes]] = []
 
     def start(*args: str) -> None:
         processes.append(
             subprocess.Popen(
-                [str(_BIN / "dask"), *args, *quiet],
+                [str(_BIN / "dask"), *args, *loopback_only],
                 env=dict(env or os.environ),
                 cwd=folder,
                 start_new_session=True,  # its own process group: killed with its children
@@ -42,9 +48,7 @@ def local_cluster(
         )
 
     try:
-        start(
-            "scheduler", "--host", "127.0.0.1", "--port", "0", "--scheduler-file", str(address_file)
-        )
+        start("scheduler", "--host", loopback, "--port", "0", "--scheduler-file", str(address_file))
         deadline = time.monotonic() + timeout_s
         while not address_file.exists():
             if time.monotonic() > deadline or processes[0].poll() is not None:
@@ -58,7 +62,7 @@ def local_cluster(
                 "--nthreads",
                 "1",
                 "--host",
-                "127.0.0.1",
+                loopback,
             )
         address = str(json.loads(address_file.read_text())["address"])
         from distributed import Client
