@@ -719,9 +719,13 @@ def test_text_style_roles_become_matplotlib_keywords() -> None:
     from varroom.pictures.typeset import LabelBox, TextStyle
 
     plain = TextStyle(9, colour=style.MUTED, ha="right").kwargs()
-    assert plain == {"color": style.MUTED, "ha": "right", "va": "center", "fontsize": 9}
+    face = plain.pop("fontproperties")
+    assert plain == {"color": style.MUTED, "ha": "right", "va": "center"}
+    # Every face by its file: DejaVu Sans from matplotlib's mpl-data, never a system lookup.
+    assert face.get_size() == 9 and Path(face.get_file()).name == "DejaVuSans.ttf"
     boxed = TextStyle(10, weight="bold", halo=3, box=LabelBox(alpha=None), clip=True).kwargs()
-    assert boxed["fontweight"] == "bold" and boxed["clip_on"] is True
+    assert Path(boxed["fontproperties"].get_file()).name == "DejaVuSans-Bold.ttf"
+    assert boxed["clip_on"] is True
     assert boxed["bbox"] == {
         "boxstyle": "round,pad=0.3",
         "facecolor": style.LABEL_BOX,
@@ -730,6 +734,7 @@ def test_text_style_roles_become_matplotlib_keywords() -> None:
     assert len(boxed["path_effects"]) == 1
     headline = TextStyle(40, headline=True).kwargs()
     assert "fontsize" not in headline and headline["fontproperties"].get_size() == 40
+    assert Path(headline["fontproperties"].get_file()).name == "RobotoCondensed-Bold.ttf"
 
 
 # -- the shared geometry ---------------------------------------------------------------------------

@@ -26,7 +26,7 @@ from varroom.law.ball_line import outer_edge_m
 from varroom.model.ball_line import BallLineCase, BallLineDecision
 from varroom.output_file import check_target, write_png
 from varroom.pictures import style
-from varroom.pictures.typeset import NOTE, TextStyle, put
+from varroom.pictures.typeset import NOTE, TextStyle, put, set_tick_font
 
 LINE_WIDTH_M = 0.12  # Law 1 allows up to 12 cm; drawn inside the field, as the Law has it
 DPI = 100
@@ -232,6 +232,7 @@ def _limits(
     axes.set_title(title, **PANEL_TITLE.kwargs())
     axes.set_xlabel(f"past the line's outer edge ({unit}) \u2192", **AXIS.kwargs())
     axes.tick_params(colors=style.MUTED)
+    set_tick_font(axes)
     for spine in axes.spines.values():
         spine.set_color(style.PANEL_EDGE)
 

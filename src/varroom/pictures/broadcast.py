@@ -254,8 +254,7 @@ def _players(ax: Axes, story: Story, camera: Camera) -> None:
                     head[1] - 6,
                     str(number),
                     color=colour,
-                    fontsize=9,
-                    fontweight="bold",
+                    fontproperties=typeset.font(9, "bold"),
                     ha="center",
                     va="bottom",
                     zorder=5,
@@ -360,8 +359,7 @@ def _overlay(ax: Axes, story: Story, camera: Camera) -> tuple[Text, list[Spot]] 
                 xytext=(8, 14),
                 textcoords="offset points",
                 color=style.LINE,
-                fontsize=13,
-                fontweight="bold",
+                fontproperties=typeset.font(13, "bold"),
                 ha="left",
                 va="top",
                 zorder=9,
@@ -480,10 +478,24 @@ def _banner(figure: Figure, story: Story, camera: Camera) -> None:
         )
     ]
     margin = story.margin_text()
-    if margin:
-        words = f"{margin} {story.margin_caption()}  \u00b7  when {story.played_label()}"
-        texts.append(typeset.put(figure, 0.02, 0.9, words, banner, gid="broadcast-margin"))
-    _to_corner(figure, texts, (("left", True), ("right", True), ("left", False)), renderer)
+    corners: tuple[tuple[HAlign, bool], ...] = (("left", True), ("right", True), ("left", False))
+    if not margin:
+        _to_corner(figure, texts, corners, renderer)
+    else:
+        what, when = f"{margin} {story.margin_caption()}", f"when {story.played_label()}"
+        texts.append(typeset.put(figure, 0.02, 0.9, what, banner, gid="broadcast-margin"))
+        # On one line, else on two (half as wide) where they cover less: chosen from the boxes
+        # as drawn, in the font they are drawn in, not from a guess at the text's width.
+        layouts = (f"{what}  \u00b7  {when}", f"{what}\n{when}")
+        covered = []
+        for words in layouts:
+            texts[-1].set_text(words)
+            covered.append(_to_corner(figure, texts, corners, renderer))
+            if covered[-1] == 0:
+                break
+        if covered[-1] > min(covered):
+            texts[-1].set_text(layouts[covered.index(min(covered))])
+            _to_corner(figure, texts, corners, renderer)
     note = (
         "camera: projection matrix"
         if camera.kind == "projection"
@@ -508,9 +520,9 @@ def _to_corner(
     texts: list[Text],
     corners: tuple[tuple[HAlign, bool], ...],
     renderer: RendererBase,
-) -> None:
+) -> float:
     """Stack `texts` in the corner, of `corners` (side, top?), where they cover least of the
-    players, marks and other labels; the first such."""
+    players, marks and other labels; the first such. How much they cover there (0: nothing)."""
     width, height = int(figure.bbox.width), int(figure.bbox.height)
     taken = _taken(figure, renderer, exclude=texts)
     scores = [
@@ -521,6 +533,7 @@ def _to_corner(
     ]
     ha, top = corners[scores.index(min(scores))]
     _stack(texts, ha, top, renderer, width, height)
+    return min(scores)
 
 
 def _stack(

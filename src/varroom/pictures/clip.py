@@ -63,7 +63,7 @@ FOOTER = 0.1
 VERDICT = typeset.TextStyle(30, headline=True)
 DETAIL = typeset.TextStyle(13)
 CAPTION = typeset.TextStyle(14, weight="bold")
-CLOCK = typeset.TextStyle(12, colour=style.MUTED, ha="right", family="DejaVu Sans Mono")
+CLOCK = typeset.TextStyle(12, colour=style.MUTED, ha="right", mono=True)
 FROZEN = typeset.TextStyle(13, colour=style.BACKGROUND, weight="bold")
 LINE_LABEL = typeset.LINE_LABEL.but(
     size=9.5, weight="normal", va="bottom", box=LabelBox(alpha=0.75)
@@ -206,7 +206,7 @@ class ClipPainter:
             1 - HEADER / 2,
             self._match(),
             color=style.FAINT,
-            fontsize=8,
+            fontproperties=typeset.font(8),
             ha="right",
             va="center",
         )

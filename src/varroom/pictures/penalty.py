@@ -67,7 +67,11 @@ def draw_penalty_picture(kick: PenaltyKick, verdict: PenaltyVerdict) -> Figure:
     figure = _figure(PICTURE_SIZE_IN, PICTURE_DPI)
     close = figure.add_axes((0.03, 0.16, 0.4, 0.72))
     area = figure.add_axes((0.47, 0.16, 0.5, 0.72))
-    put(figure, 0.5, 0.98, _title(verdict), TITLE.but(colour=_colour(verdict)), gid="penalty-title")
+    title = put(
+        figure, 0.5, 0.98, _title(verdict), TITLE.but(colour=_colour(verdict)), gid="penalty-title"
+    )
+    # A long team name makes a long call: it shrinks to the width rather than run off the edges.
+    shrink_to_width(title, renderer_of(figure), 0.96 * figure.bbox.width, 14)
     draw_goal_line(close, kick, verdict)
     draw_area(area, kick, verdict)
     reason = put(figure, 0.5, 0.015, verdict.reason, REASON, gid="penalty-reason")
@@ -86,7 +90,7 @@ def draw_penalty_screen(kick: PenaltyKick, verdict: PenaltyVerdict) -> Figure:
     the announcement, large enough to read across a stadium."""
     figure = _figure(SCREEN_SIZE_IN, SCREEN_DPI)
     renderer = renderer_of(figure)
-    put(
+    title = put(
         figure,
         0.05,
         0.96,
@@ -94,6 +98,10 @@ def draw_penalty_screen(kick: PenaltyKick, verdict: PenaltyVerdict) -> Figure:
         SCREEN_HEADLINE.but(colour=_colour(verdict)),
         gid="penalty-title",
     )
+    # "INDIRECT FREE KICK to <team>" at 96 points can be wider than the screen: measured as
+    # drawn, it shrinks to the margins (its halo included) rather than run off the right edge.
+    halo_px = SCREEN_HEADLINE.halo * SCREEN_DPI / 72
+    shrink_to_width(title, renderer, 0.9 * figure.bbox.width - halo_px, 48)
     draw_goal_line(figure.add_axes((0.05, 0.22, 0.5, 0.56)), kick, verdict, size=1.8)
     draw_area(figure.add_axes((0.58, 0.22, 0.4, 0.56)), kick, verdict, size=1.6)
     words = put(

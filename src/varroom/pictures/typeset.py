@@ -29,29 +29,65 @@ if TYPE_CHECKING:
 HAlign = Literal["left", "center", "right"]
 VAlign = Literal["top", "center", "bottom", "baseline", "center_baseline"]
 
-_NARROW_BOLD = (
-    "/usr/share/fonts/truetype/liberation/LiberationSansNarrow-Bold.ttf",
-    "/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed-Bold.ttf",
-)
+Face = Literal["sans", "narrow", "mono"]
+
+# The typefaces, each read from a file varroom controls, never looked up among the system's
+# fonts by name: a machine with Liberation, Roboto or another DejaVu installed draws the same
+# picture as one without. The narrow bold face of the big words (stadium screens set them
+# narrow) ships in the package: Roboto Condensed Bold, SIL OFL 1.1 (fonts/OFL.txt), as wide as
+# Liberation Sans Narrow Bold within 1 %. Everything else is DejaVu Sans from matplotlib's own
+# mpl-data: every matplotlib wheel carries those files, so a second copy in ours would only
+# double them, and by path no system DejaVu of another version can shadow them.
+_FONTS = Path(__file__).parent / "fonts"
+NARROW_BOLD = _FONTS / "RobotoCondensed-Bold.ttf"
+_MPL_FILES: dict[tuple[Face, str, bool], str] = {
+    ("sans", "normal", False): "DejaVuSans.ttf",
+    ("sans", "bold", False): "DejaVuSans-Bold.ttf",
+    ("sans", "normal", True): "DejaVuSans-Oblique.ttf",
+    ("sans", "bold", True): "DejaVuSans-BoldOblique.ttf",
+    ("mono", "normal", False): "DejaVuSansMono.ttf",
+    ("mono", "bold", False): "DejaVuSansMono-Bold.ttf",
+    ("mono", "normal", True): "DejaVuSansMono-Oblique.ttf",
+    ("mono", "bold", True): "DejaVuSansMono-BoldOblique.ttf",
+}
 
 
 @cache
-def _narrow_bold_file() -> str | None:
-    for path in _NARROW_BOLD:
-        if Path(path).is_file():
-            return path
-    return None
+def font_files() -> dict[tuple[Face, str, bool], str]:
+    """The file of each (face, weight, italic); the narrow face is bold only. The one place the
+    shipped fonts are registered with matplotlib's font manager (once per process), so that
+    what measures or lists fonts by family knows them too; drawing never asks it by name."""
+    from matplotlib import font_manager, get_data_path
+
+    font_manager.fontManager.addfont(str(NARROW_BOLD))
+    mpl = Path(get_data_path()) / "fonts" / "ttf"
+    files = {key: str(mpl / name) for key, name in _MPL_FILES.items()}
+    for weight in ("normal", "bold"):
+        for italic in (False, True):
+            files["narrow", weight, italic] = str(NARROW_BOLD)
+    return files
+
+
+def font(
+    size: float, weight: str = "normal", italic: bool = False, face: Face = "sans"
+) -> FontProperties:
+    """The face at `size` points, by its file: no lookup among the system's fonts."""
+    from matplotlib.font_manager import FontProperties
+
+    return FontProperties(fname=font_files()[face, weight, italic], size=size)
 
 
 def headline_font(size: float = 12.0) -> FontProperties:
-    """A narrow bold face for the big words, as stadium screens use; DejaVu Sans Bold (always
-    there with matplotlib) when no narrow face is installed. No global font registration."""
-    from matplotlib.font_manager import FontProperties
+    """The narrow bold face for the big words, as stadium screens use (shipped in the package)."""
+    return font(size, "bold", face="narrow")
 
-    path = _narrow_bold_file()
-    if path is not None:
-        return FontProperties(fname=path, size=size)
-    return FontProperties(family="DejaVu Sans", weight="bold", size=size)
+
+def set_tick_font(ax: Axes, size: float | None = None) -> None:
+    """The axes' tick labels in the body face (ticks made later copy the first one's font)."""
+    for axis in (ax.xaxis, ax.yaxis):
+        for tick in axis.get_major_ticks() + axis.get_minor_ticks():
+            for label in (tick.label1, tick.label2):
+                label.set_fontproperties(font(size or float(label.get_fontsize())))
 
 
 def halo(width: float, colour: str = style.SHADOW, alpha: float = 1.0) -> list[AbstractPathEffect]:
@@ -97,31 +133,28 @@ class TextStyle:
     va: VAlign = "center"
     zorder: float | None = None
     italic: bool = False
-    headline: bool = False
+    headline: bool = False  # the narrow bold face of the big words
     halo: float = 0.0  # the outline's width in points; 0: none
     halo_colour: str = style.SHADOW
     box: LabelBox | None = None
     linespacing: float | None = None
     clip: bool = False  # cut at the axes' edge
-    family: str | None = None
+    mono: bool = False  # DejaVu Sans Mono: digits that do not move as a clock runs
 
     def but(self, **changes: Any) -> TextStyle:
         """This role with some of its settings changed."""
         return replace(self, **changes)
 
+    def font(self) -> FontProperties:
+        """The role's face at its size, by file."""
+        if self.headline:
+            return headline_font(self.size)
+        return font(self.size, self.weight, self.italic, "mono" if self.mono else "sans")
+
     def kwargs(self) -> dict[str, Any]:
         """The keyword arguments of `Axes.text`, `Figure.text` and `Axes.annotate`."""
         kw: dict[str, Any] = {"color": self.colour, "ha": self.ha, "va": self.va}
-        if self.headline:
-            kw["fontproperties"] = headline_font(self.size)
-        else:
-            kw["fontsize"] = self.size
-            if self.weight != "normal":
-                kw["fontweight"] = self.weight
-            if self.family is not None:
-                kw["family"] = self.family
-        if self.italic:
-            kw["fontstyle"] = "italic"
+        kw["fontproperties"] = self.font()
         if self.zorder is not None:
             kw["zorder"] = self.zorder
         if self.halo > 0:

@@ -49,8 +49,7 @@ class Placer:
         """The text's size in pixels as the renderer lays it out, with its box's pad."""
         probe = self.probe
         probe.set_text(text)
-        probe.set_fontsize(role.size)
-        probe.set_fontweight(role.weight)
+        probe.set_fontproperties(role.font())
         box = probe.get_window_extent(self.renderer)
         pad = 0.0 if role.box is None else role.box.pad
         margin = 2 * (pad * role.size * self.scale) + 4

@@ -22,7 +22,16 @@ from varroom.pictures.decision.layout import COLUMN_LEFT, COLUMN_WIDTH
 from varroom.pictures.marks import dots, outline, vline
 from varroom.pictures.story import Story, signed_distance
 from varroom.pictures.topdown import draw_pitch, shade_unseen
-from varroom.pictures.typeset import NOTE, LabelBox, TextStyle, fit_lines, put, renderer_of
+from varroom.pictures.typeset import (
+    NOTE,
+    LabelBox,
+    TextStyle,
+    fit_lines,
+    font,
+    put,
+    renderer_of,
+    set_tick_font,
+)
 
 TITLE = NOTE.but(va="bottom")
 RULER_CAPTION = TextStyle(8.5, linespacing=1.2, va="top")
@@ -41,11 +50,10 @@ ROW_LABEL = TextStyle(9.5)
 ROW_WHAT = TextStyle(9, ha="right", italic=True)
 SIGNATURE = TextStyle(8, colour=style.FAINT, ha="right", va="bottom")
 UNSEEN_NOTE = TextStyle(9, colour=style.MUTED, va="top", linespacing=1.25)
-# The key: two columns of markers, tight, no frame.
+# The key: two columns of markers, tight, no frame (its text in the body face at 9 points).
 LEGEND: dict[str, Any] = {
     "loc": "upper left",
     "frameon": False,
-    "fontsize": 9,
     "labelcolor": style.TEXT,
     "handlelength": 1.8,
     "borderaxespad": 0,
@@ -226,6 +234,7 @@ def draw_closeup(ax: Axes, story: Story) -> None:
         **NOTE.but(size=8.5, ha="center", va="top").kwargs(),
     )
     ax.set_title(f"Margin at {touch}", loc="left", pad=4, **TITLE.kwargs())
+    set_tick_font(ax)
 
 
 def _widen_for(texts: list[Text], ax: Axes) -> tuple[float, float]:
@@ -419,7 +428,9 @@ def draw_legend(figure: Figure, story: Story, top: float) -> None:
         )
     if story.touch.view is not None:
         handles.append(unseen_key())
-    legend = figure.legend(handles=handles, bbox_to_anchor=(COLUMN_LEFT - 0.004, top), **LEGEND)
+    legend = figure.legend(
+        handles=handles, bbox_to_anchor=(COLUMN_LEFT - 0.004, top), prop=font(9), **LEGEND
+    )
     legend.set_gid("legend")
     if _unseen_note(figure, story, legend):
         return  # the note takes the signature's corner
