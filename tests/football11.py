@@ -368,13 +368,32 @@ def unseen_x_range(
         for a, b in edges:
             candidates += _circle_crossings(a, b, centre, radius)
 
-    def keep(p: Point) -> bool:
+    def free(p: Point, slack: float) -> bool:
         in_ground = (
-            abs(p[0]) <= HALF_LENGTH_M + AROUND_M + 1e-7
-            and abs(p[1]) <= HALF_WIDTH_M + AROUND_M + 1e-7
+            abs(p[0]) <= HALF_LENGTH_M + AROUND_M + slack
+            and abs(p[1]) <= HALF_WIDTH_M + AROUND_M + slack
         )
-        in_disc = disc is None or math.dist(p, disc[0]) <= disc[1] + 1e-7
+        in_disc = disc is None or math.dist(p, disc[0]) <= disc[1] + slack
         return in_ground and in_disc and not (view and strictly_inside(view, p))
+
+    def keep(p: Point) -> bool:
+        """In the closure of the unseen ground: free itself, or with free ground right beside
+        it when it lies on the view's edge (probed a millimetre away, beside every edge
+        direction through it and at eight bearings off them)."""
+        if not free(p, 1e-7):
+            return False
+        if not view or not any(_on_segment(p, a, b) for a, b in _edges(view)):
+            return True
+        bearings = [0.1234 + k * math.pi / 4 for k in range(8)]  # off any edge
+        for a, b in _edges(list(view)) + _edges(GROUND):
+            if _on_segment(p, a, b):
+                for end in (a, b):
+                    if math.dist(end, p) > 1e-7:
+                        along = math.atan2(end[1] - p[1], end[0] - p[0])
+                        bearings += [along - 1e-2, along + 1e-2]
+        return any(
+            free((p[0] + 1e-3 * math.cos(b), p[1] + 1e-3 * math.sin(b)), 0.0) for b in bearings
+        )
 
     xs = [p[0] for p in candidates if keep(p)]
     return (min(xs), max(xs)) if xs else None

@@ -27,12 +27,6 @@ def test_the_product_reads_the_complete_situation_as_the_oracle_does(seed: int) 
     assert _status(case.data) == oracle(case.data, case.receiver, case.flow)
 
 
-NOT_YET = pytest.mark.xfail(
-    strict=True, reason="issue 21: verdicts on partial data are settled by a prior, not proven"
-)
-
-
-@NOT_YET
 @settings(max_examples=150, deadline=None)
 @given(st.integers(0, 2**32 - 1))
 def test_a_masked_verdict_is_undecidable_or_the_complete_one(seed: int) -> None:
@@ -47,7 +41,6 @@ def test_a_masked_verdict_is_undecidable_or_the_complete_one(seed: int) -> None:
         assert status[0] == "undecidable" or status == exact, (kind, masked)
 
 
-@NOT_YET
 @pytest.mark.parametrize("seed", [21])
 def test_the_oracles_count_on_a_seeded_sample(seed: int) -> None:
     """The figure BENCHMARKS.md reports for 300 situations, on a tenth of them here."""

@@ -6,15 +6,10 @@ import dataclasses
 
 from varroom.engine.judgement import Judgement, LineSetter, PlayerJudgement, Reference
 from varroom.engine.policy import Policy, PolicyKind
-from varroom.engine.unseen import (
-    STRIDE_M,
-    TOP_SPEED_MPS,
-    UnseenOpponents,
-    unseen_opponents,
-)
+from varroom.engine.unseen import STRIDE_M, TOP_SPEED_MPS, Proof, UnseenOpponents
 from varroom.engine.verdict import Effect, Status, Step, Verdict
 from varroom.law.offence import Involvement
-from varroom.model.situation import Action, InvolvementKind, Situation, Touch
+from varroom.model.situation import Action, InvolvementKind, Situation
 
 _PLAYED = {
     Action.PASS: "passed it",
@@ -50,10 +45,24 @@ _RESTART_NAME = {
 def explain(situation: Situation, verdict: Verdict) -> Verdict:
     """The verdict with its reason and the Law paragraph that decided it."""
     reason, law = _Explainer(situation, verdict).reason()
+    reason += _assumptions(verdict)
     explained = dataclasses.replace(verdict, reason=reason, law=law)
     return dataclasses.replace(
         explained, announcement=_Explainer(situation, explained).announcement()
     )
+
+
+def _assumptions(verdict: Verdict) -> str:
+    """Format 1.2: the assumption a settled verdict rests on, or what one would settle."""
+    setting = f"setting unseen_goalkeeper: {verdict.settings.unseen_goalkeeper.value}"
+    text = "".join(
+        f" This rests on an assumption ({setting}): {assumption}." for assumption in verdict.assumed
+    )
+    would = verdict.would_be
+    if would is not None:
+        outcome = "an offside offence" if would.status is Status.OFFENCE else "no offence"
+        text += f" Were it assumed that {would.assuming} ({would.setting}), it would be {outcome}."
+    return text
 
 
 def distance(margin_m: float) -> str:
@@ -79,8 +88,7 @@ class _Explainer:
         return f"{self.name(touch.player)} {_PLAYED.get(touch.action, 'played it')}"
 
     def line(self, judgement: Judgement) -> str:
-        line = judgement.line
-        assert line is not None
+        line = judgement.reference
         if line.set_by is LineSetter.BALL:
             return "the ball"
         if line.set_by is LineSetter.SECOND_LAST_OPPONENT:
@@ -119,7 +127,7 @@ class _Explainer:
             return f"{who} was {distance(judged.margin_m)} nearer the goal line than {self.line(judgement)} {when}"
         if judged.margin_m == 0:
             return f"{who} was level with {self.line(judgement)} {when}, and level is onside"
-        if judgement.line is not None and judgement.line.set_by is LineSetter.HALFWAY_LINE:
+        if judgement.reference.set_by is LineSetter.HALFWAY_LINE:
             return f"{who} was in his own half {when}"
         return (
             f"{who} was {distance(judged.margin_m)} behind {self.line(judgement)} {when}, so onside"
@@ -194,8 +202,14 @@ class _Explainer:
     def offence(self) -> str:
         v = self.v
         assert v.judgement is not None and v.offender is not None and v.involved_at is not None
-        judged = v.judgement.attackers[v.offender]
-        text = self.position(judged, v.judgement)
+        judged = v.judgement.attackers.get(v.offender)
+        if judged is None:  # out of view at the play, and beyond the line wherever he stood
+            text = (
+                f"{self.out_of_view(v.judgement, v.offender)}, all of it beyond the offside line "
+                "wherever the players out of view stood"
+            )
+        else:
+            text = self.position(judged, v.judgement)
         on_the_way = self.between(v.judgement.index, v.involved_at)
         text += self.happened(on_the_way, v.offender)
         restart = _RESTART_NAME.get(self.s.touches[v.judgement.index].action)
@@ -218,14 +232,17 @@ class _Explainer:
         where = ""
         if v.restart_spot_m is not None and self.s.attack_direction.sign * v.restart_spot_m[0] < 0:
             where = ", in his own half"
-        unseen = "" if v.unseen is None else f" {self.unseen(v.unseen, v.offender)}."
+        unseen = (
+            "" if v.unseen is None or v.unseen.hidden else f" {self.unseen(v.unseen, v.offender)}."
+        )
         return (
             f"{text}; {act}: offside offence (Law 11.2).{unseen} Indirect free kick to "
             f"{self.s.defending_team} where the offence happened{where} (Law 11.4)."
         )
 
     def unseen(self, unseen: UnseenOpponents, player: str) -> str:
-        """What the opponents out of view could change for `player`, in a sentence."""
+        """What the opponents out of view could change for `player`, in a sentence: who is
+        unseen, and where he would have to stand."""
         team = self.s.defending_team
         who = self.name(player)
         if unseen.unseen == 0:
@@ -234,58 +251,70 @@ class _Explainer:
         out = f"{many} of {team}'s players {'is' if many == 1 else 'are'} out of view"
         if unseen.goalkeeper_unseen:
             out += ", the goalkeeper among them"
+        sign = self.s.attack_direction.sign
         if unseen.needed == 0:
             return f"{out}; they could only stand deeper, which cannot make {who} offside"
-        deeper = f"nearer the goal line than {who} (beyond x = {unseen.depth_x_m:.1f} m)"
-        if unseen.onside_by_goalkeeper:
+        deeper = f"nearer the goal line than {who} (beyond x = {sign * unseen.depth_m:.1f} m)"
+        some = "one of them" if unseen.needed == 1 else f"{unseen.needed} of them"
+        if unseen.proof is Proof.OFFSIDE:
+            if unseen.needed > unseen.unseen:
+                return (
+                    f"{out}: it would take {unseen.needed} players standing {deeper} to put him "
+                    "onside, more than are out of view"
+                )
+            reach = 0.0 if unseen.deepest_m is None else sign * unseen.deepest_m
             return (
-                f"{out}: a goalkeeper is taken to stand deep, {deeper}, where the camera did "
-                f"not see, and that makes him the opponent {who} needed to be onside"
+                f"{out}, but the ground out of the camera's view reaches no deeper than "
+                f"x = {reach:.1f} m: none of them could stand {deeper}"
             )
-        keeper = "with the goalkeeper taken to stand deep, " if unseen.goalkeeper_counts else ""
-        some = (
-            "one outfield player"
-            if unseen.still_needed == 1
-            else f"{unseen.still_needed} outfield players"
-        )
-        if not unseen.room:
-            return f"{out}, but the camera saw the whole pitch {deeper}: none of them stood there"
-        if not unseen.could_change:
+        if unseen.proof is Proof.ONSIDE:
+            shallow = 0.0 if unseen.shallowest_m is None else sign * unseen.shallowest_m
             return (
-                f"{out}: {keeper}it would take {some} standing {deeper} to put him onside, "
-                "more than are out of view"
+                f"{out}, and the camera saw the whole pitch short of x = {shallow:.1f} m: they "
+                f"stood beyond it, {deeper}, which puts him onside"
             )
-        seen = (
-            f"none of {unseen.samples} whole teams seen in real play in these circumstances "
-            "had that many there"
-            if unseen.hits == 0
-            else f"{unseen.hits} of {unseen.samples} whole teams seen in real play in these "
-            "circumstances had that many there"
+        where = (
+            "even off the field over the goal line, where a defender who left without "
+            "permission counts on it (Law 11.4)"
+            if unseen.over_goal_line
+            else f"up to x = {0.0 if unseen.deepest_m is None else sign * unseen.deepest_m:.1f} m"
         )
+        if unseen.samples:
+            many_there = "none" if unseen.hits == 0 else str(unseen.hits)
+            seen = (
+                f"{many_there} of {unseen.samples} whole teams seen in real play in these "
+                "circumstances had that many there"
+            )
+        else:
+            seen = "no whole team seen in real play to weigh it by"
         return (
-            f"{out}: {keeper}had {some} stood {deeper}, out of the camera's view, he would be "
-            f"onside; {seen} (chance {_chance(unseen.probability_onside)}, docs/uncertainty.md)"
+            f"{out}: had {some} stood {deeper}, out of the camera's view ({where}), he would "
+            f"be onside; {seen} (chance {_chance(unseen.probability_onside)}, "
+            "docs/uncertainty.md)"
         )
 
     def out_of_view(self, judgement: Judgement, player: str | None) -> str:
-        """'Yilmaz was out of view when Karaman passed it: ... could have stood ...', for an
-        attacker not listed at a judged touch that has a view ('' otherwise)."""
+        """'Yilmaz was out of view when Karaman passed it: ... could have stood ...', for the
+        attacker the verdict is about when he was not listed at the judged touch but out of
+        view there (a `view`, or fewer listed than his team's size); '' otherwise."""
         touch = self.s.touches[judgement.index]
-        if player is None or touch.view is None or player in touch.positions:
+        unseen = self.v.unseen
+        if player is None or unseen is None or not unseen.hidden or player in touch.positions:
             return ""
         later = next((t for t in self.s.touches[judgement.index + 1 :] if t.player == player), None)
         if later is None:
             return ""
         took_s = max(0.0, later.t_s - touch.t_s)
         reach_m = TOP_SPEED_MPS * took_s + STRIDE_M
+        unseen_where = "out of the camera's view" if touch.view is not None else "not in the data"
         return (
-            f"{self.name(player)} was out of the camera's view when {self.play(judgement)}, "
+            f"{self.name(player)} was {unseen_where} when {self.play(judgement)}, "
             f"and received the ball {took_s:.1f} s later at x = {later.ball_m[0]:.1f} m: at the "
             f"play he stood somewhere out of view within {reach_m:.0f} m of there"
         )
 
     def no_offence(self, judgement: Judgement) -> tuple[str, str]:
-        receiver = self.receiver_after(judgement)
+        receiver = self.v.receiver
         judged = None if receiver is None else judgement.attackers.get(receiver)
         out_of_view = self.out_of_view(judgement, receiver)
         if judged is None and out_of_view and not judgement.exempt_restart:
@@ -312,7 +341,14 @@ class _Explainer:
                 "11.1",
             )
         text = self.position(judged, judgement)
-        if not judged.offside_position:
+        unseen = self.v.unseen
+        by_unseen = (
+            unseen is not None
+            and unseen.proof is Proof.ONSIDE
+            and judged.margin_m > 0
+            and judged.player == self.v.receiver
+        )
+        if not judged.offside_position and not by_unseen:
             return (
                 f"{text}: no offence (Law 11.1).{self.bystanders(judgement, judged.player)}",
                 "11.1",
@@ -338,8 +374,8 @@ class _Explainer:
                 f"from {restart} (Law 11.3).",
                 "11.3",
             )
-        unseen = unseen_opponents(self.s, judgement, judged.player)
-        if unseen is not None and unseen.onside_by_goalkeeper:
+        if by_unseen:
+            assert unseen is not None
             return (
                 f"{text}, on the opponents in view. {self.unseen(unseen, judged.player)}: "
                 "onside, no offence (Law 11.1).",
@@ -475,7 +511,7 @@ class _Explainer:
                 f"{self.called(reset.player)}, which resets offside."
             )
         if v.nearest_attacker is not None and judgement is not None and judgement.decidable:
-            receiver = self.receiver_after(judgement)
+            receiver = v.receiver
             if receiver == v.nearest_attacker:  # involved, in an offside position: the policy
                 judged = judgement.attackers[receiver]
                 return (
@@ -492,29 +528,6 @@ class _Explainer:
                 f"offside position{play} but was not involved in active play{onside}."
             )
         return f"After review, {opening}. {self.v.reason}"
-
-    def receiver_after(self, judgement: Judgement) -> str | None:
-        return receiver_after(self.s, judgement)
-
-
-def receiver_after(situation: Situation, judgement: Judgement) -> str | None:
-    """The first attacker to play the ball, or to interfere, after the judged touch: whom a
-    no-offence reason is about."""
-    for touch in situation.touches[judgement.index :]:
-        involved = [f.player for f in touch.involvement if situation.is_attacker(f.player)]
-        if involved:
-            return involved[0]
-        if _later_attacker_touch(situation, touch, judgement):
-            return touch.player
-    return None
-
-
-def _later_attacker_touch(situation: Situation, touch: Touch, judgement: Judgement) -> bool:
-    return (
-        touch.player is not None
-        and situation.is_attacker(touch.player)
-        and touch is not situation.touches[judgement.index]
-    )
 
 
 def _chance(probability: float) -> str:

@@ -34,11 +34,11 @@ from varroom.model.situation import (
     Touch,
     action_without_player,
 )
-from varroom.model.view import View
+from varroom.model.view import AROUND_PITCH_M, View
 
 # Tracking puts players metres beyond a line (a run behind the goal, a throw-in taken from
 # the track, a celebration); nobody takes part in play farther out than this.
-OUTSIDE_PITCH_LIMIT_M = 10.0
+OUTSIDE_PITCH_LIMIT_M = AROUND_PITCH_M
 # A body part is within a stretched leg or a header's lean of the player's tracked point.
 PART_REACH_M = 2.5
 # Law 3: a match does not start or continue with fewer than seven players a side.
