@@ -150,6 +150,10 @@ def test_the_other_three_calls_are_explained(phases: tuple[Incident | None, ...]
     tight = phases[5]
     assert tight is not None and tight.status is Status.NO_OFFENCE
     assert tight.verdict.margin_m is not None and -0.2 < tight.verdict.margin_m < 0
+    # Onside on the Turks in view, the unseen add nothing to the chance the positions give
+    # of an offside position: too close to call, not certainly onside.
+    assert tight.verdict.uncertainty is not None
+    assert 0.3 < tight.verdict.uncertainty.probability < 0.5
 
 
 def test_italy_is_turned_round_to_attack_minus_x_beyond_turkeys_line(

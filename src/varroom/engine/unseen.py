@@ -178,7 +178,10 @@ def unseen_opponents(
         depth_m=depth,
         spots_m=spots,
         proof=proof,
-        probability_onside=1.0 if proof is Proof.ONSIDE else 0.0,
+        # Onside on the players listed (needed 0), the unseen add nothing to the chance of
+        # an offside position the measured positions give; onside only because of where
+        # the unseen must stand, they make it certain.
+        probability_onside=1.0 if proof is Proof.ONSIDE and needed > 0 else 0.0,
         sign=sign,
     )
     if proof is not Proof.OPEN or touch.view is None or hidden or needed == 0:
