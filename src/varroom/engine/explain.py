@@ -7,7 +7,7 @@ import dataclasses
 from varroom.engine.judgement import Judgement, LineSetter, PlayerJudgement, Reference
 from varroom.engine.policy import Policy, PolicyKind
 from varroom.engine.unseen import STRIDE_M, TOP_SPEED_MPS, Proof, UnseenOpponents
-from varroom.engine.verdict import Effect, Status, Step, Verdict
+from varroom.engine.verdict import Cause, Effect, Status, Step, Verdict
 from varroom.law.offence import Involvement
 from varroom.model.situation import Action, InvolvementKind, Situation
 
@@ -177,27 +177,28 @@ class _Explainer:
                 "penalised for offside (Law 11.2).",
                 "11.2",
             )
+        if v.status is Status.NO_OFFENCE:
+            return self.no_offence(judgement)
+        # Undecidable: the walk says whether the unseen or the missing line left it open.
         out_of_view = self.out_of_view(judgement, v.nearest_attacker)
-        if out_of_view:
+        if v.cause is Cause.UNSEEN and out_of_view:
             return (
                 f"{out_of_view}, some of it beyond the offside line the opponents in view "
                 "draw: undecidable (Law 11.1).",
                 "11.1",
             )
-        if v.status is Status.UNDECIDABLE and v.unseen is not None and v.nearest_attacker:
+        if v.cause is Cause.UNSEEN and v.unseen is not None and v.nearest_attacker:
             judged = judgement.attackers[v.nearest_attacker]
             return (
                 f"{self.position(judged, judgement)}, on the opponents in view. "
                 f"{self.unseen(v.unseen, judged.player)}: undecidable (Law 11.1).",
                 "11.1",
             )
-        if v.status is Status.UNDECIDABLE or not judgement.decidable:
-            return (
-                f"Fewer than two opponents are known to be on the pitch when {self.play(judgement)}, "
-                "so the offside line cannot be drawn: undecidable (Law 11.1).",
-                "11.1",
-            )
-        return self.no_offence(judgement)
+        return (
+            f"Fewer than two opponents are known to be on the pitch when {self.play(judgement)}, "
+            "so the offside line cannot be drawn: undecidable (Law 11.1).",
+            "11.1",
+        )
 
     def offence(self) -> str:
         v = self.v
@@ -314,91 +315,97 @@ class _Explainer:
         )
 
     def no_offence(self, judgement: Judgement) -> tuple[str, str]:
+        """The reason for no offence, by what the walk found decided it (`Verdict.cause`)."""
+        cause = self.v.cause
         receiver = self.v.receiver
         judged = None if receiver is None else judgement.attackers.get(receiver)
-        out_of_view = self.out_of_view(judgement, receiver)
-        if judged is None and out_of_view and not judgement.exempt_restart:
+        if judged is None and cause is Cause.UNSEEN:
             return (
-                f"{out_of_view}, none of it beyond the offside line the opponents in view draw, "
-                "and unseen opponents could only draw it deeper: onside, no offence (Law 11.1).",
+                f"{self.out_of_view(judgement, receiver)}, none of it beyond the offside line "
+                "the opponents in view draw, and unseen opponents could only draw it deeper: "
+                "onside, no offence (Law 11.1).",
                 "11.1",
             )
         if judged is None:
-            nearest = judgement.nearest_attacker()
-            if nearest is None:
-                return (
-                    f"No team-mate was on the pitch ahead of the ball when {self.play(judgement)}.",
-                    "11.1",
-                )
-            if nearest.offside_position:
-                return (
-                    f"{self.position(nearest, judgement)}, but he did not become involved in active "
-                    "play: no offence (Law 11.2).",
-                    "11.2",
-                )
-            return (
-                f"{self.position(nearest, judgement)}; no attacker was in an offside position (Law 11.1).",
-                "11.1",
-            )
+            return self.nobody_involved(judgement)
         text = self.position(judged, judgement)
-        unseen = self.v.unseen
-        by_unseen = (
-            unseen is not None
-            and unseen.proof is Proof.ONSIDE
-            and judged.margin_m > 0
-            and judged.player == self.v.receiver
-        )
-        if not judged.offside_position and not by_unseen:
+        if cause is Cause.EXEMPT_RESTART and (judged.offside_position or not judgement.decidable):
+            return self.exempt(judgement, text)
+        if cause in (Cause.ONSIDE, Cause.EXEMPT_RESTART):
             return (
                 f"{text}: no offence (Law 11.1).{self.bystanders(judgement, judged.player)}",
                 "11.1",
             )
-        if judgement.exempt_restart:
-            restart = _RESTART_NAME[self.s.touches[judgement.index].action]
-            on_the_way = [
-                step
-                for step in self.v.chain
-                if step.index > judgement.index
-                and step.effect in (Effect.DEFLECTION, Effect.SAVE, Effect.REBOUND)
-            ]
-            if on_the_way:
-                return (
-                    f"{text}; the ball from {restart} touched {self.touched(on_the_way)} on "
-                    "the way, not in a deliberate play, and under the setting restart_touched: "
-                    "keeps_exemption that still counts as received directly from it: no "
-                    "offside offence (Law 11.3).",
-                    "11.3",
-                )
+        if cause is Cause.UNSEEN:
+            assert self.v.unseen is not None
             return (
-                f"{text}, but there is no offside offence when the ball is received directly "
-                f"from {restart} (Law 11.3).",
-                "11.3",
-            )
-        if by_unseen:
-            assert unseen is not None
-            return (
-                f"{text}, on the opponents in view. {self.unseen(unseen, judged.player)}: "
+                f"{text}, on the opponents in view. {self.unseen(self.v.unseen, judged.player)}: "
                 "onside, no offence (Law 11.1).",
                 "11.1",
             )
-        reset = next(
-            (s for s in self.v.chain if s.index > judgement.index and s.effect is Effect.RESET),
-            None,
-        )
-        if reset is not None:
+        if cause is Cause.RESET:
+            # The first deliberate play by an opponent after the judged touch: who reset it.
+            reset = next(
+                s for s in self.v.chain if s.index > judgement.index and s.effect is Effect.RESET
+            )
             return (
                 f"{text}, but {self.name(reset.player)} then deliberately played the ball "
                 f"({reset.action.replace('_', ' ')}), which resets offside (Law 11.2): no offence.",
                 "11.2",
             )
-        ended = next((s for s in self.v.chain if s.effect is Effect.OUT_OF_PLAY), None)
-        if ended is not None:
+        return f"{text}, but {self.policy_excuse(judged)}: no offence.", "11.1"
+
+    def nobody_involved(self, judgement: Judgement) -> tuple[str, str]:
+        """No offence because no attacker became involved after the judged touch, or play
+        stopped first (Law 9 setting)."""
+        if not judgement.decidable:
+            return (
+                f"No team-mate played the ball after {self.play(judgement)}, so nobody could be "
+                "penalised for offside (Law 11.2).",
+                "11.2",
+            )
+        nearest = judgement.nearest_attacker()
+        if nearest is None:
+            return (
+                f"No team-mate was on the pitch ahead of the ball when {self.play(judgement)}.",
+                "11.1",
+            )
+        text = self.position(nearest, judgement)
+        if self.v.cause is Cause.OUT_OF_PLAY and nearest.offside_position:
             return (
                 f"{text}, but the ball then touched a match official and, under Law 9, play "
                 "stopped for a dropped ball before he became involved: no offence.",
                 "9",
             )
-        return f"{text}, but {self.policy_excuse(judged)}: no offence.", "11.1"
+        if nearest.offside_position:
+            return (
+                f"{text}, but he did not become involved in active play: no offence (Law 11.2).",
+                "11.2",
+            )
+        return f"{text}; no attacker was in an offside position (Law 11.1).", "11.1"
+
+    def exempt(self, judgement: Judgement, text: str) -> tuple[str, str]:
+        """No offence directly from a throw-in, goal kick or corner kick (Law 11.3)."""
+        restart = _RESTART_NAME[self.s.touches[judgement.index].action]
+        on_the_way = [
+            step
+            for step in self.v.chain
+            if step.index > judgement.index
+            and step.effect in (Effect.DEFLECTION, Effect.SAVE, Effect.REBOUND)
+        ]
+        if on_the_way:
+            return (
+                f"{text}; the ball from {restart} touched {self.touched(on_the_way)} on "
+                "the way, not in a deliberate play, and under the setting restart_touched: "
+                "keeps_exemption that still counts as received directly from it: no "
+                "offside offence (Law 11.3).",
+                "11.3",
+            )
+        return (
+            f"{text}, but there is no offside offence when the ball is received directly "
+            f"from {restart} (Law 11.3).",
+            "11.3",
+        )
 
     def policy_excuse(self, judged: PlayerJudgement) -> str:
         """Why a player in an offside position who became involved was not penalised: the

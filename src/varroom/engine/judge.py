@@ -11,7 +11,7 @@ from varroom.engine.judgement import Judgement, PlayerJudgement, judge_positions
 from varroom.engine.policy import IFAB, STANDARD_POLICIES, Policy
 from varroom.engine.uncertainty import MarginNoise, margin_noise
 from varroom.engine.unseen import Proof, UnseenOpponents, unseen_opponents
-from varroom.engine.verdict import Effect, Status, Step, Verdict, WouldBe
+from varroom.engine.verdict import Cause, Effect, Status, Step, Verdict, WouldBe
 from varroom.law.offence import Involvement, gives_an_advantage, is_involved, resets_offside
 from varroom.law.restarts import still_directly
 from varroom.law.sanction import sanction
@@ -21,9 +21,9 @@ from varroom.model.situation import Involvement as Fact
 
 DEFAULT_SETTINGS = LawSettings()
 
-# Whether a player's position at a judgement can be penalised: None when opponents out of
-# view leave it open.
-Penalisable = Callable[[Judgement, str, int], bool | None]
+# Whether a player's position at a judgement can be penalised (None when players out of view
+# leave it open), and what decided it.
+Penalisable = Callable[[Judgement, str, int], tuple[bool | None, Cause]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +44,7 @@ class _Walk:
     # The attacker the verdict is about and the touch he became involved at: the offender,
     # the one the data left undecided, or the first judged against `key`; None if nobody was.
     subject: tuple[str, int] | None = None
+    cause: Cause = Cause.NOT_INVOLVED  # what decided it about him
 
     @property
     def status(self) -> Status:
@@ -104,16 +105,20 @@ class _SituationJudgements:
         """Law 11.2 and 11.3, with the policy deciding what counts as an offside position; on
         partial data only what every placement of the unseen agrees on (format 1.2)."""
 
-        def check(judgement: Judgement, player: str, at_index: int) -> bool | None:
+        def check(judgement: Judgement, player: str, at_index: int) -> tuple[bool | None, Cause]:
             touch = self.situation.touches[judgement.index]
             # Law 11.3 first; and a player's own touch is not a team-mate's play.
-            if judgement.exempt_restart or touch.player == player:
-                return False
+            if judgement.exempt_restart:
+                return False, Cause.EXEMPT_RESTART
+            if touch.player == player:
+                return False, Cause.NOT_INVOLVED
             unseen = self.unseen(judgement, player, at_index)
             judged = judgement.attackers.get(player)
             if judged is None:
                 # Not listed: off the pitch at the play, or out of view (then bounded).
-                return False if unseen is None else _proven(unseen.proof)
+                if unseen is None:
+                    return False, Cause.NOT_INVOLVED
+                return _proven(unseen.proof), Cause.UNSEEN
             reference = self.situation.attack_direction.sign * judgement.reference.x_m
             if unseen is not None:
                 low, high = unseen.line_low_m, unseen.line_high_m
@@ -129,10 +134,13 @@ class _SituationJudgements:
                 )
 
             if counts(high):
-                return True
+                return True, Cause.OFFENCE
             if not counts(low):
-                return False
-            return None
+                if _against(judged, reference, low).offside_position:
+                    return False, Cause.POLICY
+                # Onside only because of where the unseen must stand, or on the players listed.
+                return False, Cause.UNSEEN if judged.offside_position else Cause.ONSIDE
+            return None, Cause.NO_LINE if unseen is None else Cause.UNSEEN
 
         return check
 
@@ -146,16 +154,19 @@ class _SituationJudgements:
         offence: _Offence | None = None
         undecidable = False
 
-        # The first attacker judged against each judgement, and where he became involved.
+        # The first attacker judged against each judgement, and where he became involved; what
+        # decided each judgement of an attacker (none: offside was reset before he played).
         first: dict[int, tuple[str, int]] = {}
         decided: tuple[str, int] | None = None
+        causes: dict[tuple[str, int], Cause] = {}
+        ended = False  # play stopped (Law 9) before the walk was settled
 
         def involved(player: str, index: int, plays: bool, spot: tuple[float, float]) -> bool:
             """Judge `player` becoming involved (playing the ball, or interfering) against the
             phase as it stands; True once the walk is settled: an offence, or undecidable."""
             nonlocal undecidable, offence, decided
             assert current is not None
-            settled = penalisable(current, player, index)
+            settled, causes[(player, index)] = penalisable(current, player, index)
             if settled is None:
                 undecidable = True
                 decided = (player, index)
@@ -192,6 +203,7 @@ class _SituationJudgements:
                 and settings.official_touch is OfficialTouch.OUT_OF_PLAY
             ):
                 steps.append(_step(touch, index, Effect.OUT_OF_PLAY))
+                ended = True
                 break
             if by_attacker:
                 assert touch.player is not None
@@ -229,7 +241,12 @@ class _SituationJudgements:
 
         about = key or last
         subject = decided or (None if about is None else first.get(about.index))
-        return _Walk(tuple(steps), offence, about, undecidable, subject)
+        if subject is not None:
+            # Judged against `about` with no cause recorded: he played it after a reset.
+            cause = causes.get(subject, Cause.RESET)
+        else:
+            cause = Cause.OUT_OF_PLAY if ended else Cause.NOT_INVOLVED
+        return _Walk(tuple(steps), offence, about, undecidable, subject, cause)
 
 
 def judge(
@@ -379,5 +396,6 @@ def _verdict(
         receiver=None if walk.subject is None else walk.subject[0],
         assumed=assumed,
         would_be=would_be,
+        cause=walk.cause,
     )
     return explain(judgements.situation, verdict)

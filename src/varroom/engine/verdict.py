@@ -37,6 +37,22 @@ class Effect(Enum):
     OFFENCE = "offence"
 
 
+class Cause(Enum):
+    """What decided the verdict about the player it is about, in the Law's order: recorded by
+    the walk (engine/judge) and put into words by engine/explain, so the order is written
+    once."""
+
+    OFFENCE = "offence"  # in an offside position at the play, then involved (Law 11.2)
+    ONSIDE = "onside"  # not in an offside position on the positions measured (Law 11.1)
+    EXEMPT_RESTART = "exempt_restart"  # received directly from a throw-in, goal kick, corner
+    RESET = "reset"  # an opponent's deliberate play came before he became involved (Law 11.2)
+    OUT_OF_PLAY = "out_of_play"  # play stopped before anyone became involved (Law 9 setting)
+    POLICY = "policy"  # in an offside position, which the competition's policy does not penalise
+    UNSEEN = "unseen"  # where the players out of view stood settles it, or leaves it open
+    NO_LINE = "no_line"  # fewer than two opponents known: the line cannot be drawn
+    NOT_INVOLVED = "not_involved"  # nobody became involved after a team-mate's play
+
+
 @dataclass(frozen=True, slots=True)
 class Step:
     """One touch of the chain and what it did."""
@@ -90,6 +106,7 @@ class Verdict:
     # one what it would be under an assumption that settles it.
     assumed: tuple[str, ...] = ()
     would_be: WouldBe | None = None
+    cause: Cause = Cause.NOT_INVOLVED  # what decided it (the walk's record)
 
     @property
     def policy_would_differ(self) -> bool:
@@ -122,6 +139,7 @@ class Verdict:
             reason=f"{why} {self.reason}",
             announcement=announcement,
             policy_outcomes={name: Status.UNDECIDABLE for name in self.policy_outcomes},
+            cause=Cause.UNSEEN,
         )
 
     def to_dict(self) -> dict[str, Any]:
