@@ -54,11 +54,11 @@ def test_json_is_one_object_with_the_audit(printed: dict[str, Any]) -> None:
         "data_inconsistent",
     }
     assert len(printed["official_calls"]) == 6
-    assert len(printed["incidents"]) == len(printed["agreement"]["both"]) == 1
-    assert [i["offender"] for i in printed["incidents"]] == ["6954"]
+    # No proven offence: Chiellini's rests on where the one unseen Turk stood (issue 21).
+    assert printed["incidents"] == printed["agreement"]["both"] == []
     scores = [(row["clock"], row["score"]) for row in printed["scores"]]
     assert scores == [
-        ("1H 22:04", "agreed"),
+        ("1H 22:05", "officials only"),
         ("1H 25:36", "officials only"),
         ("1H 30:07", "officials only"),
         ("2H 01:13", "data inconsistent"),
@@ -68,7 +68,6 @@ def test_json_is_one_object_with_the_audit(printed: dict[str, Any]) -> None:
     assert all(row["reason"] for row in printed["scores"])
     [inconsistent] = printed["agreement"]["data_inconsistent"]
     assert inconsistent["official_call"] == 3 and "corner kick itself" in inconsistent["reason"]
-    assert all(i["status"] == "offence" and i["reason"] for i in printed["incidents"])
     assert all(u["status"] == "undecidable" for u in printed["undecidable"])
 
 
@@ -86,7 +85,7 @@ def test_images_are_one_png_per_incident_and_per_call(written: tuple[Result, Pat
     _, out = written
     pictures = sorted((out / "pictures").iterdir())
     names = [p.name for p in pictures]
-    assert names == [f"call-0{n}.png" for n in range(1, 7)] + ["incident-01.png"]
+    assert names == [f"call-0{n}.png" for n in range(1, 7)]
     assert all(p.read_bytes().startswith(PNG_MAGIC) for p in pictures)
 
 

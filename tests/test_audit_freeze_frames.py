@@ -94,13 +94,13 @@ def test_each_call_scores_one_of_four_ways_with_its_reason(
     _, _, audit = sample
     agreement = audit.agreement
     assert agreement.engine_only == ()
-    assert [c for _, c in agreement.both] == [0]  # Chiellini
-    for i, c in agreement.both:
-        assert audit.incidents[i].verdict.offender == audit.official_calls[c].player
+    # Chiellini: offside on the Turks in view, but one Turk out of view could have stood
+    # deeper (the prior put it at 1%): not proven, so the officials' call alone (issue 21).
+    assert agreement.both == ()
     # Berardi: "Pass Offside" on the corner kick itself, which Law 11.3 rules out.
     [(berardi, why)] = agreement.inconsistent
     assert berardi == 3 and "corner kick itself" in why and "Law 11.3" in why
-    assert agreement.official_only == (1, 2, 4, 5)
+    assert agreement.official_only == (0, 1, 2, 4, 5)
     for c in agreement.official_only:
         phase = phases[c]
         assert phase is not None and phase.status is not Status.OFFENCE and phase.verdict.reason
@@ -150,13 +150,18 @@ def test_the_other_three_calls_are_explained(phases: tuple[Incident | None, ...]
     tight = phases[5]
     assert tight is not None and tight.status is Status.NO_OFFENCE
     assert tight.verdict.margin_m is not None and -0.2 < tight.verdict.margin_m < 0
+    # Onside on the Turks in view, the unseen add nothing to the chance the positions give
+    # of an offside position: too close to call, not certainly onside.
+    assert tight.verdict.uncertainty is not None
+    assert 0.3 < tight.verdict.uncertainty.probability < 0.5
 
 
 def test_italy_is_turned_round_to_attack_minus_x_beyond_turkeys_line(
     sample: tuple[MatchTracking, StatsBombFacts, Audit],
 ) -> None:
-    match, _, audit = sample
-    chiellini = audit.incidents[0]
+    match, facts, audit = sample
+    chiellini = call_phases(match, audit, facts)[0]
+    assert chiellini is not None
     situation, verdict = chiellini.situation, chiellini.verdict
     assert situation.attacking_team == "Italy"
     assert situation.attack_direction is Direction.MINUS_X
@@ -166,7 +171,8 @@ def test_italy_is_turned_round_to_attack_minus_x_beyond_turkeys_line(
     assert match.ball_m[offside_event.frame, 0] < -45
     judgement = verdict.judgement
     assert judgement is not None and judgement.line is not None
-    assert verdict.offender == "6954" and situation.players["6954"].name == "Giorgio Chiellini"
+    assert verdict.nearest_attacker == "6954"
+    assert situation.players["6954"].name == "Giorgio Chiellini"
     offender_x = judgement.attackers["6954"].reach.x_m
     second_last = judgement.line.second_last
     assert second_last is not None and situation.players[second_last].team == "Turkey"
@@ -199,7 +205,7 @@ def test_a_view_short_of_the_goal_line_leaves_an_offence_undecidable(tmp_path: P
     assert not any(i.verdict.offender == "11086" for i in audit.incidents)
     yilmaz = call_phases(match, audit, facts)[1]
     assert yilmaz is not None and yilmaz.verdict.unseen is not None
-    assert yilmaz.verdict.unseen.room and yilmaz.verdict.offence is not True
+    assert yilmaz.verdict.unseen.could_change and yilmaz.verdict.offence is not True
     assert "out of view" in yilmaz.verdict.reason
     assert yilmaz.verdict.margin_m is not None and yilmaz.verdict.margin_m > 1  # in view
 
@@ -247,11 +253,11 @@ def test_the_whole_match_as_docs_statsbomb_euro2020_tells_it(
 ) -> None:
     match, facts, audit = whole_match
     assert audit.phases_judged == 937
-    # One settled offence, Chiellini's; four-way scoring of the six calls.
-    assert [i.verdict.offender for i in audit.incidents] == ["6954"]
-    assert audit.agreement.engine_only == () and [c for _, c in audit.agreement.both] == [0]
+    # No proven offence: Chiellini's rests on where one unseen Turk stood (issue 21).
+    assert [i.verdict.offender for i in audit.incidents] == []
+    assert audit.agreement.engine_only == () and audit.agreement.both == ()
     assert [c for c, _ in audit.agreement.inconsistent] == [3]
-    assert audit.agreement.official_only == (1, 2, 4, 5)
+    assert audit.agreement.official_only == (0, 1, 2, 4, 5)
     assert all(i.status is Status.UNDECIDABLE for i in audit.undecidable)
     assert len(call_phases(match, audit, facts)) == 6
 

@@ -12,7 +12,11 @@ from hypothesis import strategies as st
 from situations import situation, through_ball, touch
 from varroom.cli.main import cli
 from varroom.errors import InputError
-from varroom.formats.situation_json import parse_situation, situation_from_dict
+from varroom.formats.situation_json import (
+    parse_situation,
+    situation_from_dict,
+    situation_to_dict,
+)
 
 GOOD = through_ball(attacker_x=30.8)
 
@@ -98,6 +102,14 @@ CASES = {
     "a view of two corners": (
         lambda d: d["touches"][0].update(view={"area": [[0, 0], [1, 1]]}),
         "$.touches[0].view.area",
+    ),
+    "a version the reader does not know": (
+        lambda d: d.update(version="2.0"),
+        "$.version",
+    ),
+    "no attack in a 1.2 file (required from 1.2 on)": (
+        lambda d: (d.update(version="1.2"), d.pop("attack", None)),
+        "$.attack",
     ),
     "an interference timed after its touch": (
         lambda d: d["touches"][1].update(
@@ -233,3 +245,15 @@ def test_more_players_in_view_than_the_team_has(runner, tmp_path):
     assert result.exit_code == 2
     [line] = result.stderr.strip().splitlines()
     assert "$.touches[0].positions: 8 players of D on the pitch, but it has 7" in line
+
+
+def test_a_file_before_1_2_keeps_its_default_attack():
+    """Versions 1 and 1.1 default `attack` (the first player's team, towards +x); the file
+    the writer makes (1.2) always states it."""
+    for version in ("1", "1.0", "1.1"):
+        data = broken(lambda d, v=version: (d.update(version=v), d.pop("attack", None)))
+        situation_ = situation_from_dict(data)
+        assert situation_.attack_direction.value == "+x"
+    written = situation_to_dict(situation_from_dict(GOOD))
+    assert written["version"] == "1.2" and "attack" in written
+    assert situation_from_dict(written) == situation_from_dict(GOOD)

@@ -131,6 +131,8 @@ def test_official_touch_out_of_play_setting_ends_the_phase():
     verdict = judged(data, official_touch=OfficialTouch.OUT_OF_PLAY)
     assert verdict.offence is False
     assert verdict.chain[-1].effect.value == "out_of_play"
+    assert "play stopped for a dropped ball before he became involved" in verdict.reason
+    assert verdict.law == "9"
 
 
 def test_deliberate_play_by_an_opponent_resets():

@@ -4,6 +4,7 @@ entry for it, and words that say what is true when the unseen keep a call open."
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -155,7 +156,12 @@ def test_real_audit_situations_say_the_same_as_their_verdict() -> None:
 def test_a_settled_call_names_the_unseen_under_the_key() -> None:
     """Chiellini (1H 22:05), offside with one Turk out of view: the reason's sentence on him is
     printed under the key, whole, since the headline has no room for it."""
-    real = varroom.load_situation(REAL / "statsbomb-3788741-1H-22-04.933-e11.json")
+    data = json.loads((REAL / "statsbomb-3788741-1H-22-04.933-e11.json").read_text())
+    # The camera's own view leaves room for the unseen Turk deeper than Chiellini, so the
+    # offence is not proven (issue 21); a view of all the ground nearer Turkey's goal line
+    # than x = -40 proves it.
+    data["touches"][0]["view"] = {"area": [[-62.5, -44], [-40, -44], [-40, 44], [-62.5, 44]]}
+    real = situation_from_dict(data)
     verdict = varroom.judge(real)
     assert verdict.status is Status.OFFENCE and verdict.unseen is not None
     figure = draw_decision(real, verdict)
@@ -163,4 +169,4 @@ def test_a_settled_call_names_the_unseen_under_the_key() -> None:
     assert isinstance(note, Text)
     words = note.get_text().replace("\n", " ")
     assert words.startswith("1 of Turkey's players is out of view")
-    assert "whole teams seen in real play" in words
+    assert "none of them could stand nearer the goal line than Chiellini" in words

@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 
 import varroom
 from situations import judged, situation, touch
-from varroom.engine.unseen import FEWEST_SAMPLES
+from varroom.engine.unseen import FEWEST_SAMPLES, Proof
 from varroom.engine.verdict import Status
 from varroom.formats.situation_json import situation_from_dict, situation_to_dict
-from varroom.model.settings import RestartTouched
+from varroom.model.settings import RestartTouched, UnseenGoalkeeper
 
 HALF_LENGTH, HALF_WIDTH = 52.5, 34.0
 
@@ -75,37 +75,55 @@ def test_more_opponents_needed_than_are_unseen_settles_the_offence() -> None:
     assert verdict.status is Status.OFFENCE and verdict.offender == "a2"
     assert verdict.unseen is not None and verdict.unseen.needed == 2
     assert not verdict.unseen.could_change
-    assert "it would take 2 outfield players" in verdict.reason
+    assert "it would take 2 players" in verdict.reason
 
 
-def test_a_view_of_the_whole_pitch_deeper_than_him_settles_the_offence() -> None:
-    deep_view = {
-        "area": [
-            [20, -HALF_WIDTH],
-            [HALF_LENGTH, -HALF_WIDTH],
-            [HALF_LENGTH, HALF_WIDTH],
-            [20, HALF_WIDTH],
-        ]
-    }
-    data = seen({"d1": (30, 3), "gk": (44, 0), "d2": (25, 0)}, 31.0, deep_view, "gk")
+def _deep_view(beyond_m: float) -> dict[str, Any]:
+    """The whole width from x = 20 to `beyond_m` past the goal line (and as far past each
+    touchline)."""
+    far, wide = HALF_LENGTH + beyond_m, HALF_WIDTH + beyond_m
+    return {"area": [[20, -wide], [far, -wide], [far, wide], [20, wide]]}
+
+
+def test_a_view_of_the_whole_ground_deeper_than_him_settles_the_offence() -> None:
+    data = seen({"d1": (30, 3), "gk": (44, 0), "d2": (25, 0)}, 31.0, _deep_view(10.0), "gk")
     verdict = judged(data)
     assert verdict.status is Status.OFFENCE
     assert verdict.unseen is not None and verdict.unseen.unseen == 8
-    assert not verdict.unseen.room
-    assert "the camera saw the whole pitch nearer the goal line than a2" in verdict.reason
+    assert verdict.unseen.proof is Proof.OFFSIDE
+    assert (
+        "reaches no deeper than x = 20.0 m: none of them could stand nearer the goal line than a2"
+        in (verdict.reason)
+    )
 
 
-def test_an_unseen_goalkeeper_is_taken_to_stand_deep() -> None:
-    # d1 in view is deeper than a2; the goalkeeper is the one opponent missing.
+def test_an_unseen_defender_may_count_on_his_goal_line_off_the_field() -> None:
+    """A view to the goal line but not past it: an unseen defender who left over it without
+    permission counts on it (Law 11.4), so the offence is not proven."""
+    data = seen({"d1": (30, 3), "gk": (44, 0), "d2": (25, 0)}, 31.0, _deep_view(0.0), "gk")
+    verdict = judged(data)
+    assert verdict.status is Status.UNDECIDABLE
+    assert verdict.unseen is not None and verdict.unseen.over_goal_line
+    assert "off the field over the goal line" in verdict.reason and "Law 11.4" in verdict.reason
+
+
+def test_an_unseen_goalkeeper_is_anywhere_unless_a_setting_assumes_otherwise() -> None:
+    # d1 in view is deeper than a2; the goalkeeper is the one opponent missing: up field after
+    # a corner he would not put a2 onside.
     data = seen({"d1": (32, 3), **shallow(9)}, 31.0, view_up_to(40))
     verdict = judged(data)
-    assert verdict.status is Status.NO_OFFENCE
-    assert verdict.unseen is not None and verdict.unseen.onside_by_goalkeeper
-    assert "the goalkeeper among them" in verdict.reason and "onside, no offence" in verdict.reason
-    assert verdict.uncertainty is not None and verdict.uncertainty.probability == 0.0
+    assert verdict.status is Status.UNDECIDABLE
+    assert verdict.unseen is not None and verdict.unseen.goalkeeper_unseen
+    assert verdict.would_be is not None and verdict.would_be.status is Status.NO_OFFENCE
+    assert verdict.to_dict()["would_be"]["assuming"] in verdict.reason
+    deepest = judged(data, unseen_goalkeeper=UnseenGoalkeeper.DEEPEST)
+    assert deepest.status is Status.NO_OFFENCE and deepest.assumed
+    assert "onside, no offence" in deepest.reason
+    assert "rests on an assumption (setting unseen_goalkeeper: deepest)" in deepest.reason
+    assert deepest.to_dict()["assumed"] == [UnseenGoalkeeper.DEEPEST.assumption]
 
 
-def test_unseen_outfield_players_are_weighed_against_whole_teams_seen_in_play() -> None:
+def test_the_prior_weighs_unseen_outfield_players_but_never_settles() -> None:
     # The camera saw the opponents' half but for its far flank (y > 10): two outfield
     # players are out of view.
     near_side = {"area": [[0, -HALF_WIDTH], [HALF_LENGTH, -HALF_WIDTH], [HALF_LENGTH, 10], [0, 10]]}
@@ -120,9 +138,7 @@ def test_unseen_outfield_players_are_weighed_against_whole_teams_seen_in_play() 
     assert unseen is not None and unseen.could_change and unseen.unseen == 2
     assert unseen.samples >= FEWEST_SAMPLES
     assert unseen.probability_onside == (unseen.hits + 1) / (unseen.samples + 2)
-    # Settled only when no whole team had that many players there; else undecidable.
-    expected = Status.OFFENCE if unseen.hits == 0 else Status.UNDECIDABLE
-    assert verdict.status is expected
+    assert verdict.status is Status.UNDECIDABLE
     assert verdict.uncertainty is not None
     assert verdict.uncertainty.probability <= 1 - unseen.probability_onside
     assert f"{unseen.hits if unseen.hits else 'none'} of {unseen.samples} whole teams" in (
@@ -134,10 +150,20 @@ def test_a_receiver_out_of_view_is_judged_where_he_could_have_stood() -> None:
     # The camera saw x <= 20; a2 is not in view at the pass and receives it 1.5 s later.
     data = seen({"d1": (15, 3), "gk": (19, 0), **shallow(9)}, 31.0, view_up_to(20), "gk")
     del data["touches"][0]["positions"]["a2"]
-    beyond = judged(data)  # he could have stood out of view beyond d1
-    assert beyond.status is Status.UNDECIDABLE and beyond.offender is None
+    # Every opponent is in view, and every spot out of view (x > 20) is beyond the line they
+    # draw (x = 15): offside wherever he stood.
+    beyond = judged(data)
+    assert beyond.status is Status.OFFENCE and beyond.offender == "a2"
     assert "a2 was out of the camera's view when a1 passed it" in beyond.reason
     assert "received the ball 1.5 s later" in beyond.reason
+    assert "all of it beyond the offside line" in beyond.reason
+    # Two opponents out of view could both have stood deeper than him: undecidable.
+    for pid in ("m0", "m1"):
+        del data["touches"][0]["positions"][pid]
+    open_ = judged(data)
+    assert open_.status is Status.UNDECIDABLE and open_.offender is None
+    assert "some of it beyond the offside line" in open_.reason
+    data["touches"][0]["positions"].update(m0={"x": 0.0, "y": -20.0}, m1={"x": 2.0, "y": -16.0})
     # Received deep in his own half: nowhere he could have run from was beyond the line.
     data["touches"][1]["ball"] = [-45.0, 5.0]
     data["touches"][1]["positions"]["a2"] = {"x": -45.0, "y": 5.0}
@@ -205,7 +231,7 @@ def test_the_setting_keeps_the_exemption_and_says_so() -> None:
     assert "received directly from a throw-in (Law 11.3)" in judged(direct).reason
 
 
-# -- the property: the unseen can only make a player more onside --------------------------
+# -- the property: a settled verdict holds wherever the unseen stand ---------------------------
 
 
 @st.composite
@@ -248,8 +274,6 @@ def test_adding_unseen_opponents_never_makes_a_settled_onside_offside(case, draw
     after = judged(more)
     if before.status is Status.NO_OFFENCE:
         assert after.status is not Status.OFFENCE
-    if before.status is Status.OFFENCE and after.status is not Status.OFFENCE:
-        # The unseen could change it, and the settled offence's probability said so.
-        assert before.unseen is not None and before.unseen.could_change
-        assert before.uncertainty is not None
-        assert before.uncertainty.probability <= 1 - before.unseen.probability_onside < 1
+    if before.status is Status.OFFENCE:
+        # Settled means proven: no placement of the unseen changes it.
+        assert after.status is Status.OFFENCE

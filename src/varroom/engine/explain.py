@@ -6,15 +6,10 @@ import dataclasses
 
 from varroom.engine.judgement import Judgement, LineSetter, PlayerJudgement, Reference
 from varroom.engine.policy import Policy, PolicyKind
-from varroom.engine.unseen import (
-    STRIDE_M,
-    TOP_SPEED_MPS,
-    UnseenOpponents,
-    unseen_opponents,
-)
-from varroom.engine.verdict import Effect, Status, Step, Verdict
+from varroom.engine.unseen import STRIDE_M, TOP_SPEED_MPS, Proof, UnseenOpponents
+from varroom.engine.verdict import Cause, Effect, Status, Step, Verdict
 from varroom.law.offence import Involvement
-from varroom.model.situation import Action, InvolvementKind, Situation, Touch
+from varroom.model.situation import Action, InvolvementKind, Situation
 
 _PLAYED = {
     Action.PASS: "passed it",
@@ -50,10 +45,24 @@ _RESTART_NAME = {
 def explain(situation: Situation, verdict: Verdict) -> Verdict:
     """The verdict with its reason and the Law paragraph that decided it."""
     reason, law = _Explainer(situation, verdict).reason()
+    reason += _assumptions(verdict)
     explained = dataclasses.replace(verdict, reason=reason, law=law)
     return dataclasses.replace(
         explained, announcement=_Explainer(situation, explained).announcement()
     )
+
+
+def _assumptions(verdict: Verdict) -> str:
+    """Format 1.2: the assumption a settled verdict rests on, or what one would settle."""
+    setting = f"setting unseen_goalkeeper: {verdict.settings.unseen_goalkeeper.value}"
+    text = "".join(
+        f" This rests on an assumption ({setting}): {assumption}." for assumption in verdict.assumed
+    )
+    would = verdict.would_be
+    if would is not None:
+        outcome = "an offside offence" if would.status is Status.OFFENCE else "no offence"
+        text += f" Were it assumed that {would.assuming} ({would.setting}), it would be {outcome}."
+    return text
 
 
 def distance(margin_m: float) -> str:
@@ -79,8 +88,7 @@ class _Explainer:
         return f"{self.name(touch.player)} {_PLAYED.get(touch.action, 'played it')}"
 
     def line(self, judgement: Judgement) -> str:
-        line = judgement.line
-        assert line is not None
+        line = judgement.reference
         if line.set_by is LineSetter.BALL:
             return "the ball"
         if line.set_by is LineSetter.SECOND_LAST_OPPONENT:
@@ -119,7 +127,7 @@ class _Explainer:
             return f"{who} was {distance(judged.margin_m)} nearer the goal line than {self.line(judgement)} {when}"
         if judged.margin_m == 0:
             return f"{who} was level with {self.line(judgement)} {when}, and level is onside"
-        if judgement.line is not None and judgement.line.set_by is LineSetter.HALFWAY_LINE:
+        if judgement.reference.set_by is LineSetter.HALFWAY_LINE:
             return f"{who} was in his own half {when}"
         return (
             f"{who} was {distance(judged.margin_m)} behind {self.line(judgement)} {when}, so onside"
@@ -169,33 +177,40 @@ class _Explainer:
                 "penalised for offside (Law 11.2).",
                 "11.2",
             )
+        if v.status is Status.NO_OFFENCE:
+            return self.no_offence(judgement)
+        # Undecidable: the walk says whether the unseen or the missing line left it open.
         out_of_view = self.out_of_view(judgement, v.nearest_attacker)
-        if out_of_view:
+        if v.cause is Cause.UNSEEN and out_of_view:
             return (
                 f"{out_of_view}, some of it beyond the offside line the opponents in view "
                 "draw: undecidable (Law 11.1).",
                 "11.1",
             )
-        if v.status is Status.UNDECIDABLE and v.unseen is not None and v.nearest_attacker:
+        if v.cause is Cause.UNSEEN and v.unseen is not None and v.nearest_attacker:
             judged = judgement.attackers[v.nearest_attacker]
             return (
                 f"{self.position(judged, judgement)}, on the opponents in view. "
                 f"{self.unseen(v.unseen, judged.player)}: undecidable (Law 11.1).",
                 "11.1",
             )
-        if v.status is Status.UNDECIDABLE or not judgement.decidable:
-            return (
-                f"Fewer than two opponents are known to be on the pitch when {self.play(judgement)}, "
-                "so the offside line cannot be drawn: undecidable (Law 11.1).",
-                "11.1",
-            )
-        return self.no_offence(judgement)
+        return (
+            f"Fewer than two opponents are known to be on the pitch when {self.play(judgement)}, "
+            "so the offside line cannot be drawn: undecidable (Law 11.1).",
+            "11.1",
+        )
 
     def offence(self) -> str:
         v = self.v
         assert v.judgement is not None and v.offender is not None and v.involved_at is not None
-        judged = v.judgement.attackers[v.offender]
-        text = self.position(judged, v.judgement)
+        judged = v.judgement.attackers.get(v.offender)
+        if judged is None:  # out of view at the play, and beyond the line wherever he stood
+            text = (
+                f"{self.out_of_view(v.judgement, v.offender)}, all of it beyond the offside line "
+                "wherever the players out of view stood"
+            )
+        else:
+            text = self.position(judged, v.judgement)
         on_the_way = self.between(v.judgement.index, v.involved_at)
         text += self.happened(on_the_way, v.offender)
         restart = _RESTART_NAME.get(self.s.touches[v.judgement.index].action)
@@ -218,14 +233,17 @@ class _Explainer:
         where = ""
         if v.restart_spot_m is not None and self.s.attack_direction.sign * v.restart_spot_m[0] < 0:
             where = ", in his own half"
-        unseen = "" if v.unseen is None else f" {self.unseen(v.unseen, v.offender)}."
+        unseen = (
+            "" if v.unseen is None or v.unseen.hidden else f" {self.unseen(v.unseen, v.offender)}."
+        )
         return (
             f"{text}; {act}: offside offence (Law 11.2).{unseen} Indirect free kick to "
             f"{self.s.defending_team} where the offence happened{where} (Law 11.4)."
         )
 
     def unseen(self, unseen: UnseenOpponents, player: str) -> str:
-        """What the opponents out of view could change for `player`, in a sentence."""
+        """What the opponents out of view could change for `player`, in a sentence: who is
+        unseen, and where he would have to stand."""
         team = self.s.defending_team
         who = self.name(player)
         if unseen.unseen == 0:
@@ -234,135 +252,160 @@ class _Explainer:
         out = f"{many} of {team}'s players {'is' if many == 1 else 'are'} out of view"
         if unseen.goalkeeper_unseen:
             out += ", the goalkeeper among them"
+        sign = self.s.attack_direction.sign
         if unseen.needed == 0:
             return f"{out}; they could only stand deeper, which cannot make {who} offside"
-        deeper = f"nearer the goal line than {who} (beyond x = {unseen.depth_x_m:.1f} m)"
-        if unseen.onside_by_goalkeeper:
+        deeper = f"nearer the goal line than {who} (beyond x = {sign * unseen.depth_m:.1f} m)"
+        some = "one of them" if unseen.needed == 1 else f"{unseen.needed} of them"
+        if unseen.proof is Proof.OFFSIDE:
+            if unseen.needed > unseen.unseen:
+                return (
+                    f"{out}: it would take {unseen.needed} players standing {deeper} to put him "
+                    "onside, more than are out of view"
+                )
+            reach = 0.0 if unseen.deepest_m is None else sign * unseen.deepest_m
             return (
-                f"{out}: a goalkeeper is taken to stand deep, {deeper}, where the camera did "
-                f"not see, and that makes him the opponent {who} needed to be onside"
+                f"{out}, but the ground out of the camera's view reaches no deeper than "
+                f"x = {reach:.1f} m: none of them could stand {deeper}"
             )
-        keeper = "with the goalkeeper taken to stand deep, " if unseen.goalkeeper_counts else ""
-        some = (
-            "one outfield player"
-            if unseen.still_needed == 1
-            else f"{unseen.still_needed} outfield players"
-        )
-        if not unseen.room:
-            return f"{out}, but the camera saw the whole pitch {deeper}: none of them stood there"
-        if not unseen.could_change:
+        if unseen.proof is Proof.ONSIDE:
+            shallow = 0.0 if unseen.shallowest_m is None else sign * unseen.shallowest_m
             return (
-                f"{out}: {keeper}it would take {some} standing {deeper} to put him onside, "
-                "more than are out of view"
+                f"{out}, and the camera saw the whole pitch short of x = {shallow:.1f} m: they "
+                f"stood beyond it, {deeper}, which puts him onside"
             )
-        seen = (
-            f"none of {unseen.samples} whole teams seen in real play in these circumstances "
-            "had that many there"
-            if unseen.hits == 0
-            else f"{unseen.hits} of {unseen.samples} whole teams seen in real play in these "
-            "circumstances had that many there"
+        where = (
+            "even off the field over the goal line, where a defender who left without "
+            "permission counts on it (Law 11.4)"
+            if unseen.over_goal_line
+            else f"up to x = {0.0 if unseen.deepest_m is None else sign * unseen.deepest_m:.1f} m"
         )
+        if unseen.samples:
+            many_there = "none" if unseen.hits == 0 else str(unseen.hits)
+            seen = (
+                f"{many_there} of {unseen.samples} whole teams seen in real play in these "
+                "circumstances had that many there"
+            )
+        else:
+            seen = "no whole team seen in real play to weigh it by"
         return (
-            f"{out}: {keeper}had {some} stood {deeper}, out of the camera's view, he would be "
-            f"onside; {seen} (chance {_chance(unseen.probability_onside)}, docs/uncertainty.md)"
+            f"{out}: had {some} stood {deeper}, out of the camera's view ({where}), he would "
+            f"be onside; {seen} (chance {_chance(unseen.probability_onside)}, "
+            "docs/uncertainty.md)"
         )
 
     def out_of_view(self, judgement: Judgement, player: str | None) -> str:
-        """'Yilmaz was out of view when Karaman passed it: ... could have stood ...', for an
-        attacker not listed at a judged touch that has a view ('' otherwise)."""
+        """'Yilmaz was out of view when Karaman passed it: ... could have stood ...', for the
+        attacker the verdict is about when he was not listed at the judged touch but out of
+        view there (a `view`, or fewer listed than his team's size); '' otherwise."""
         touch = self.s.touches[judgement.index]
-        if player is None or touch.view is None or player in touch.positions:
+        unseen = self.v.unseen
+        if player is None or unseen is None or not unseen.hidden or player in touch.positions:
             return ""
         later = next((t for t in self.s.touches[judgement.index + 1 :] if t.player == player), None)
         if later is None:
             return ""
         took_s = max(0.0, later.t_s - touch.t_s)
         reach_m = TOP_SPEED_MPS * took_s + STRIDE_M
+        unseen_where = "out of the camera's view" if touch.view is not None else "not in the data"
         return (
-            f"{self.name(player)} was out of the camera's view when {self.play(judgement)}, "
+            f"{self.name(player)} was {unseen_where} when {self.play(judgement)}, "
             f"and received the ball {took_s:.1f} s later at x = {later.ball_m[0]:.1f} m: at the "
             f"play he stood somewhere out of view within {reach_m:.0f} m of there"
         )
 
     def no_offence(self, judgement: Judgement) -> tuple[str, str]:
-        receiver = self.receiver_after(judgement)
+        """The reason for no offence, by what the walk found decided it (`Verdict.cause`)."""
+        cause = self.v.cause
+        receiver = self.v.receiver
         judged = None if receiver is None else judgement.attackers.get(receiver)
-        out_of_view = self.out_of_view(judgement, receiver)
-        if judged is None and out_of_view and not judgement.exempt_restart:
+        if judged is None and cause is Cause.UNSEEN:
             return (
-                f"{out_of_view}, none of it beyond the offside line the opponents in view draw, "
-                "and unseen opponents could only draw it deeper: onside, no offence (Law 11.1).",
+                f"{self.out_of_view(judgement, receiver)}, none of it beyond the offside line "
+                "the opponents in view draw, and unseen opponents could only draw it deeper: "
+                "onside, no offence (Law 11.1).",
                 "11.1",
             )
         if judged is None:
-            nearest = judgement.nearest_attacker()
-            if nearest is None:
-                return (
-                    f"No team-mate was on the pitch ahead of the ball when {self.play(judgement)}.",
-                    "11.1",
-                )
-            if nearest.offside_position:
-                return (
-                    f"{self.position(nearest, judgement)}, but he did not become involved in active "
-                    "play: no offence (Law 11.2).",
-                    "11.2",
-                )
-            return (
-                f"{self.position(nearest, judgement)}; no attacker was in an offside position (Law 11.1).",
-                "11.1",
-            )
+            return self.nobody_involved(judgement)
         text = self.position(judged, judgement)
-        if not judged.offside_position:
+        if cause is Cause.EXEMPT_RESTART and (judged.offside_position or not judgement.decidable):
+            return self.exempt(judgement, text)
+        if cause in (Cause.ONSIDE, Cause.EXEMPT_RESTART):
             return (
                 f"{text}: no offence (Law 11.1).{self.bystanders(judgement, judged.player)}",
                 "11.1",
             )
-        if judgement.exempt_restart:
-            restart = _RESTART_NAME[self.s.touches[judgement.index].action]
-            on_the_way = [
-                step
-                for step in self.v.chain
-                if step.index > judgement.index
-                and step.effect in (Effect.DEFLECTION, Effect.SAVE, Effect.REBOUND)
-            ]
-            if on_the_way:
-                return (
-                    f"{text}; the ball from {restart} touched {self.touched(on_the_way)} on "
-                    "the way, not in a deliberate play, and under the setting restart_touched: "
-                    "keeps_exemption that still counts as received directly from it: no "
-                    "offside offence (Law 11.3).",
-                    "11.3",
-                )
+        if cause is Cause.UNSEEN:
+            assert self.v.unseen is not None
             return (
-                f"{text}, but there is no offside offence when the ball is received directly "
-                f"from {restart} (Law 11.3).",
-                "11.3",
-            )
-        unseen = unseen_opponents(self.s, judgement, judged.player)
-        if unseen is not None and unseen.onside_by_goalkeeper:
-            return (
-                f"{text}, on the opponents in view. {self.unseen(unseen, judged.player)}: "
+                f"{text}, on the opponents in view. {self.unseen(self.v.unseen, judged.player)}: "
                 "onside, no offence (Law 11.1).",
                 "11.1",
             )
-        reset = next(
-            (s for s in self.v.chain if s.index > judgement.index and s.effect is Effect.RESET),
-            None,
-        )
-        if reset is not None:
+        if cause is Cause.RESET:
+            # The first deliberate play by an opponent after the judged touch: who reset it.
+            reset = next(
+                s for s in self.v.chain if s.index > judgement.index and s.effect is Effect.RESET
+            )
             return (
                 f"{text}, but {self.name(reset.player)} then deliberately played the ball "
                 f"({reset.action.replace('_', ' ')}), which resets offside (Law 11.2): no offence.",
                 "11.2",
             )
-        ended = next((s for s in self.v.chain if s.effect is Effect.OUT_OF_PLAY), None)
-        if ended is not None:
+        return f"{text}, but {self.policy_excuse(judged)}: no offence.", "11.1"
+
+    def nobody_involved(self, judgement: Judgement) -> tuple[str, str]:
+        """No offence because no attacker became involved after the judged touch, or play
+        stopped first (Law 9 setting)."""
+        if not judgement.decidable:
+            return (
+                f"No team-mate played the ball after {self.play(judgement)}, so nobody could be "
+                "penalised for offside (Law 11.2).",
+                "11.2",
+            )
+        nearest = judgement.nearest_attacker()
+        if nearest is None:
+            return (
+                f"No team-mate was on the pitch ahead of the ball when {self.play(judgement)}.",
+                "11.1",
+            )
+        text = self.position(nearest, judgement)
+        if self.v.cause is Cause.OUT_OF_PLAY and nearest.offside_position:
             return (
                 f"{text}, but the ball then touched a match official and, under Law 9, play "
                 "stopped for a dropped ball before he became involved: no offence.",
                 "9",
             )
-        return f"{text}, but {self.policy_excuse(judged)}: no offence.", "11.1"
+        if nearest.offside_position:
+            return (
+                f"{text}, but he did not become involved in active play: no offence (Law 11.2).",
+                "11.2",
+            )
+        return f"{text}; no attacker was in an offside position (Law 11.1).", "11.1"
+
+    def exempt(self, judgement: Judgement, text: str) -> tuple[str, str]:
+        """No offence directly from a throw-in, goal kick or corner kick (Law 11.3)."""
+        restart = _RESTART_NAME[self.s.touches[judgement.index].action]
+        on_the_way = [
+            step
+            for step in self.v.chain
+            if step.index > judgement.index
+            and step.effect in (Effect.DEFLECTION, Effect.SAVE, Effect.REBOUND)
+        ]
+        if on_the_way:
+            return (
+                f"{text}; the ball from {restart} touched {self.touched(on_the_way)} on "
+                "the way, not in a deliberate play, and under the setting restart_touched: "
+                "keeps_exemption that still counts as received directly from it: no "
+                "offside offence (Law 11.3).",
+                "11.3",
+            )
+        return (
+            f"{text}, but there is no offside offence when the ball is received directly "
+            f"from {restart} (Law 11.3).",
+            "11.3",
+        )
 
     def policy_excuse(self, judged: PlayerJudgement) -> str:
         """Why a player in an offside position who became involved was not penalised: the
@@ -475,7 +518,7 @@ class _Explainer:
                 f"{self.called(reset.player)}, which resets offside."
             )
         if v.nearest_attacker is not None and judgement is not None and judgement.decidable:
-            receiver = self.receiver_after(judgement)
+            receiver = v.receiver
             if receiver == v.nearest_attacker:  # involved, in an offside position: the policy
                 judged = judgement.attackers[receiver]
                 return (
@@ -492,29 +535,6 @@ class _Explainer:
                 f"offside position{play} but was not involved in active play{onside}."
             )
         return f"After review, {opening}. {self.v.reason}"
-
-    def receiver_after(self, judgement: Judgement) -> str | None:
-        return receiver_after(self.s, judgement)
-
-
-def receiver_after(situation: Situation, judgement: Judgement) -> str | None:
-    """The first attacker to play the ball, or to interfere, after the judged touch: whom a
-    no-offence reason is about."""
-    for touch in situation.touches[judgement.index :]:
-        involved = [f.player for f in touch.involvement if situation.is_attacker(f.player)]
-        if involved:
-            return involved[0]
-        if _later_attacker_touch(situation, touch, judgement):
-            return touch.player
-    return None
-
-
-def _later_attacker_touch(situation: Situation, touch: Touch, judgement: Judgement) -> bool:
-    return (
-        touch.player is not None
-        and situation.is_attacker(touch.player)
-        and touch is not situation.touches[judgement.index]
-    )
 
 
 def _chance(probability: float) -> str:

@@ -7,27 +7,23 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from varroom.engine.explain import explain
-from varroom.engine.judgement import Judgement, judge_positions
+from varroom.engine.judgement import Judgement, PlayerJudgement, judge_positions
 from varroom.engine.policy import IFAB, STANDARD_POLICIES, Policy
 from varroom.engine.uncertainty import MarginNoise, margin_noise
-from varroom.engine.unseen import (
-    UnseenOpponents,
-    unseen_attacker_could_be_offside,
-    unseen_opponents,
-)
-from varroom.engine.verdict import Effect, Status, Step, Verdict
+from varroom.engine.unseen import Proof, UnseenOpponents, unseen_opponents
+from varroom.engine.verdict import Cause, Effect, Status, Step, Verdict, WouldBe
 from varroom.law.offence import Involvement, gives_an_advantage, is_involved, resets_offside
 from varroom.law.restarts import still_directly
 from varroom.law.sanction import sanction
-from varroom.model.settings import LawSettings, OfficialTouch
+from varroom.model.settings import LawSettings, OfficialTouch, UnseenGoalkeeper
 from varroom.model.situation import Action, Situation, Touch
 from varroom.model.situation import Involvement as Fact
 
 DEFAULT_SETTINGS = LawSettings()
 
-# Whether a player's position at a judgement can be penalised: None when opponents out of
-# view leave it open.
-Penalisable = Callable[[Judgement, str, int], bool | None]
+# Whether a player's position at a judgement can be penalised (None when players out of view
+# leave it open), and what decided it.
+Penalisable = Callable[[Judgement, str, int], tuple[bool | None, Cause]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +41,10 @@ class _Walk:
     offence: _Offence | None
     key: Judgement | None  # the judgement the verdict is about
     undecidable: bool
-    open_for: str | None = None  # the attacker the unseen opponents left undecided
+    # The attacker the verdict is about and the touch he became involved at: the offender,
+    # the one the data left undecided, or the first judged against `key`; None if nobody was.
+    subject: tuple[str, int] | None = None
+    cause: Cause = Cause.NOT_INVOLVED  # what decided it about him
 
     @property
     def status(self) -> Status:
@@ -65,7 +64,8 @@ class _SituationJudgements:
         self._judgements: dict[int, Judgement] = {}
         self._noise: dict[tuple[int, str], MarginNoise | None] = {}
         self._probabilities: dict[tuple[int, str], float] = {}
-        self._unseen: dict[tuple[int, str], UnseenOpponents | None] = {}
+        self._unseen: dict[tuple[int, str, int], UnseenOpponents | None] = {}
+        self.saw_unseen = False  # whether any judgement met players out of view
 
     def positions(self, index: int) -> Judgement:
         if index not in self._judgements:
@@ -78,10 +78,15 @@ class _SituationJudgements:
             self._noise[key] = margin_noise(self.situation, judgement, player, self.settings)
         return self._noise[key]
 
-    def unseen(self, judgement: Judgement, player: str) -> UnseenOpponents | None:
-        key = (judgement.index, player)
+    def unseen(self, judgement: Judgement, player: str, at_index: int) -> UnseenOpponents | None:
+        """The unseen players' effect on `player`, who became involved at `at_index` (which
+        matters only for an attacker out of view at the play: it bounds where he stood)."""
+        hidden = player not in judgement.attackers
+        key = (judgement.index, player, at_index if hidden else -1)
         if key not in self._unseen:
-            self._unseen[key] = unseen_opponents(self.situation, judgement, player)
+            found = unseen_opponents(self.situation, judgement, player, at_index, self.settings)
+            self._unseen[key] = found
+            self.saw_unseen = self.saw_unseen or found is not None
         return self._unseen[key]
 
     def probability(self, judgement: Judgement, player: str) -> float:
@@ -90,37 +95,52 @@ class _SituationJudgements:
         key = (judgement.index, player)
         if key not in self._probabilities:
             noise = self.noise(judgement, player)
-            unseen = self.unseen(judgement, player)
+            unseen = self.unseen(judgement, player, judgement.index)
             seen = float("nan") if noise is None else noise.probability()
             kept = 1.0 if unseen is None else 1.0 - unseen.probability_onside
             self._probabilities[key] = seen * kept
         return self._probabilities[key]
 
     def penalisable(self, policy: Policy) -> Penalisable:
-        """Law 11.2 and 11.3, with the policy deciding what counts as an offside position."""
+        """Law 11.2 and 11.3, with the policy deciding what counts as an offside position; on
+        partial data only what every placement of the unseen agrees on (format 1.2)."""
 
-        def check(judgement: Judgement, player: str, at_index: int) -> bool | None:
+        def check(judgement: Judgement, player: str, at_index: int) -> tuple[bool | None, Cause]:
+            touch = self.situation.touches[judgement.index]
+            # Law 11.3 first; and a player's own touch is not a team-mate's play.
+            if judgement.exempt_restart:
+                return False, Cause.EXEMPT_RESTART
+            if touch.player == player:
+                return False, Cause.NOT_INVOLVED
+            unseen = self.unseen(judgement, player, at_index)
             judged = judgement.attackers.get(player)
-            if judged is None and not judgement.exempt_restart:
-                # Out of view at the play: undecided if he could have stood beyond the line.
-                could = unseen_attacker_could_be_offside(
-                    self.situation, judgement, player, at_index
+            if judged is None:
+                # Not listed: off the pitch at the play, or out of view (then bounded).
+                if unseen is None:
+                    return False, Cause.NOT_INVOLVED
+                return _proven(unseen.proof), Cause.UNSEEN
+            reference = self.situation.attack_direction.sign * judgement.reference.x_m
+            if unseen is not None:
+                low, high = unseen.line_low_m, unseen.line_high_m
+            elif judgement.line is not None:
+                low = high = reference
+            else:  # fewer than two opponents on the pitch: only the ball and halfway line
+                low, high = reference, float("inf")
+
+            def counts(line_m: float) -> bool:
+                measured = _against(judged, reference, line_m)
+                return measured.offside_position and policy.offside(
+                    measured, lambda: self.probability(judgement, player), self.on_field_offside
                 )
-                return None if could else False
-            if (
-                judged is None
-                or judgement.exempt_restart
-                or not policy.offside(
-                    judged, lambda: self.probability(judgement, player), self.on_field_offside
-                )
-            ):
-                return False
-            unseen = self.unseen(judgement, player)
-            if unseen is None or unseen.settles_offside:
-                return True
-            if unseen.onside_by_goalkeeper:
-                return False
-            return None
+
+            if counts(high):
+                return True, Cause.OFFENCE
+            if not counts(low):
+                if _against(judged, reference, low).offside_position:
+                    return False, Cause.POLICY
+                # Onside only because of where the unseen must stand, or on the players listed.
+                return False, Cause.UNSEEN if judged.offside_position else Cause.ONSIDE
+            return None, Cause.NO_LINE if unseen is None else Cause.UNSEEN
 
         return check
 
@@ -134,18 +154,24 @@ class _SituationJudgements:
         offence: _Offence | None = None
         undecidable = False
 
-        open_for: str | None = None
+        # The first attacker judged against each judgement, and where he became involved; what
+        # decided each judgement of an attacker (none: offside was reset before he played).
+        first: dict[int, tuple[str, int]] = {}
+        decided: tuple[str, int] | None = None
+        causes: dict[tuple[str, int], Cause] = {}
+        ended = False  # play stopped (Law 9) before the walk was settled
 
         def involved(player: str, index: int, plays: bool, spot: tuple[float, float]) -> bool:
             """Judge `player` becoming involved (playing the ball, or interfering) against the
             phase as it stands; True once the walk is settled: an offence, or undecidable."""
-            nonlocal undecidable, offence, open_for
+            nonlocal undecidable, offence, decided
             assert current is not None
-            settled = penalisable(current, player, index) if current.decidable else None
+            settled, causes[(player, index)] = penalisable(current, player, index)
             if settled is None:
                 undecidable = True
-                open_for = player if current.decidable else None
+                decided = (player, index)
             elif settled:
+                decided = (player, index)
                 involvement = is_involved(plays, not plays, after_advantage)
                 assert involvement is not None
                 offence = _Offence(player, current, index, involvement, spot)
@@ -158,6 +184,8 @@ class _SituationJudgements:
                 if not situation.is_attacker(fact.player) or current is None:
                     continue
                 key = last
+                if key is not None:
+                    first.setdefault(key.index, (fact.player, index))
                 if involved(fact.player, index, False, _where(touch, fact.player)):
                     return True
             return False
@@ -175,6 +203,7 @@ class _SituationJudgements:
                 and settings.official_touch is OfficialTouch.OUT_OF_PLAY
             ):
                 steps.append(_step(touch, index, Effect.OUT_OF_PLAY))
+                ended = True
                 break
             if by_attacker:
                 assert touch.player is not None
@@ -182,6 +211,7 @@ class _SituationJudgements:
                 # judged at.
                 if last is not None and situation.touches[last.index].player != touch.player:
                     key = last
+                    first.setdefault(last.index, (touch.player, index))
                 if current is not None:
                     involved(touch.player, index, True, (touch.ball_m[0], touch.ball_m[1]))
                 if undecidable or offence:
@@ -209,7 +239,14 @@ class _SituationJudgements:
                 if current is not None and current.exempt_restart and not still_directly(settings):
                     current = dataclasses.replace(current, exempt_restart=False)
 
-        return _Walk(tuple(steps), offence, key or last, undecidable, open_for)
+        about = key or last
+        subject = decided or (None if about is None else first.get(about.index))
+        if subject is not None:
+            # Judged against `about` with no cause recorded: he played it after a reset.
+            cause = causes.get(subject, Cause.RESET)
+        else:
+            cause = Cause.OUT_OF_PLAY if ended else Cause.NOT_INVOLVED
+        return _Walk(tuple(steps), offence, about, undecidable, subject, cause)
 
 
 def judge(
@@ -226,7 +263,57 @@ def judge(
         )
         for other in dict.fromkeys((policy, *STANDARD_POLICIES))
     }
-    return _verdict(judgements, walk, policy, outcomes)
+    assumed, would_be = _assumptions(judgements, walk.status, policy)
+    return _verdict(judgements, walk, policy, outcomes, assumed, would_be)
+
+
+def _assumptions(
+    judgements: _SituationJudgements, status: Status, policy: Policy
+) -> tuple[tuple[str, ...], WouldBe | None]:
+    """Format 1.2: what a verdict on partial data rests on. A verdict the default would leave
+    undecidable names the unseen goalkeeper's setting that settled it (`assumed`); one left
+    undecidable says what the first other setting that settles it would make it (`would_be`)."""
+    if not judgements.saw_unseen:
+        return (), None
+    settings = judgements.settings
+
+    def status_under(goalkeeper: UnseenGoalkeeper) -> Status:
+        other = _SituationJudgements(
+            judgements.situation, dataclasses.replace(settings, unseen_goalkeeper=goalkeeper)
+        )
+        return other.walk(other.penalisable(policy)).status
+
+    chosen = settings.unseen_goalkeeper
+    if status is not Status.UNDECIDABLE:
+        if chosen is UnseenGoalkeeper.ANYWHERE:
+            return (), None
+        rests = status_under(UnseenGoalkeeper.ANYWHERE) is Status.UNDECIDABLE
+        return ((chosen.assumption,) if rests else ()), None
+    for goalkeeper in UnseenGoalkeeper:
+        if goalkeeper in (chosen, UnseenGoalkeeper.ANYWHERE):
+            continue
+        settled = status_under(goalkeeper)
+        if settled is not Status.UNDECIDABLE:
+            return (), WouldBe(
+                settled, goalkeeper.assumption, f"unseen_goalkeeper: {goalkeeper.value}"
+            )
+    return (), None
+
+
+def _proven(proof: Proof) -> bool | None:
+    return {Proof.OFFSIDE: True, Proof.ONSIDE: False, Proof.OPEN: None}[proof]
+
+
+def _against(judged: PlayerJudgement, reference_m: float, line_m: float) -> PlayerJudgement:
+    """His judgement measured against a line at depth `line_m` instead of `reference_m`."""
+    shift = reference_m - line_m
+    margin = judged.margin_m + shift
+    return dataclasses.replace(
+        judged,
+        offside_position=bool(margin > 0),
+        margin_m=margin,
+        daylight_margin_m=judged.daylight_margin_m + shift,
+    )
 
 
 def _opponent_effect(touch: Touch) -> Effect:
@@ -250,7 +337,12 @@ def _where(touch: Touch, player: str) -> tuple[float, float]:
 
 
 def _verdict(
-    judgements: _SituationJudgements, walk: _Walk, policy: Policy, outcomes: dict[str, Status]
+    judgements: _SituationJudgements,
+    walk: _Walk,
+    policy: Policy,
+    outcomes: dict[str, Status],
+    assumed: tuple[str, ...],
+    would_be: WouldBe | None,
 ) -> Verdict:
     offence = walk.offence
     restart = restart_spot = offender = involved_at = involvement = None
@@ -264,12 +356,20 @@ def _verdict(
         closest = (
             None if judgement is None or not judgement.decidable else judgement.nearest_attacker()
         )
-        player = walk.open_for or (None if closest is None else closest.player)
+        player = None if closest is None else closest.player
+        if walk.undecidable and walk.subject is not None:
+            player = walk.subject[0]
+    # The unseen block is about the player the reason names: the offender, the one the data
+    # left undecided, the receiver; else the nearest attacker.
+    subject = walk.subject
+    if subject is None and player is not None and judgement is not None:
+        subject = (player, judgement.index)
     judged = None if judgement is None or player is None else judgement.attackers.get(player)
     margin = None if judged is None else judged.margin_m
     spread = unseen = None
+    if judgement is not None and subject is not None:
+        unseen = judgements.unseen(judgement, *subject)
     if judgement is not None and player is not None:
-        unseen = judgements.unseen(judgement, player)
         noise = judgements.noise(judgement, player)
         if noise is not None:
             spread = noise.uncertainty(judgements.probability(judgement, player))
@@ -293,5 +393,9 @@ def _verdict(
         policy_outcomes=outcomes,
         tracking=judgements.situation.tracking,
         unseen=unseen,
+        receiver=None if walk.subject is None else walk.subject[0],
+        assumed=assumed,
+        would_be=would_be,
+        cause=walk.cause,
     )
     return explain(judgements.situation, verdict)

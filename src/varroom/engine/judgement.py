@@ -78,13 +78,21 @@ class Judgement:
 
     index: int
     exempt_restart: bool
-    line: OffsideLine | None  # None: fewer than two opponents on the pitch, undecidable
+    line: OffsideLine | None  # None: fewer than two opponents listed
+    # The ball and the halfway line alone, which bound the line whatever the opponents: with
+    # no line, margins are measured against it and nobody is in an offside position yet.
+    floor: OffsideLine
     attackers: Mapping[str, PlayerJudgement]
     defenders: Mapping[str, Reach]
 
     @property
     def decidable(self) -> bool:
         return self.line is not None
+
+    @property
+    def reference(self) -> OffsideLine:
+        """What the margins are measured against: the line, else the ball and halfway line."""
+        return self.floor if self.line is None else self.line
 
     def nearest_attacker(self) -> PlayerJudgement | None:
         return max(self.attackers.values(), key=lambda j: j.margin_m, default=None)
@@ -106,46 +114,49 @@ def judge_positions(situation: Situation, index: int, settings: LawSettings) -> 
     defender_ids = list(defenders)
     defender_depths = np.array([depth for depth, _ in defenders.values()], dtype=float)
     second = int(second_last_opponent(defender_depths)) if defender_ids else -1
-    exempt = no_offence_from(touch.kind)
-    if second < 0:
-        undecided = {
-            pid: PlayerJudgement(pid, False, float("nan"), reach, float("nan"))
-            for pid, (_, reach) in attackers.items()
-        }
-        return Judgement(index, exempt, None, undecided, _reaches(defenders))
-
     ball = float(ball_depth_m(touch.ball_m[0], direction, settings))
-    second_depth, second_reach = defenders[defender_ids[second]]
-    line_depth = float(offside_line_depth_m(ball, second_depth, settings))
-    if line_depth == second_depth:
-        set_by = LineSetter.SECOND_LAST_OPPONENT
-    elif line_depth == ball:
-        set_by = LineSetter.BALL
-    else:
-        set_by = LineSetter.HALFWAY_LINE
-    line = OffsideLine(
-        x_m=direction.sign * line_depth,
-        set_by=set_by,
+    floor_depth = float(offside_line_depth_m(ball, -np.inf, settings))
+    floor = OffsideLine(
+        x_m=direction.sign * floor_depth,
+        set_by=LineSetter.BALL if floor_depth == ball else LineSetter.HALFWAY_LINE,
         ball_x_m=direction.sign * ball,
-        second_last=defender_ids[second],
-        second_last_reach=second_reach,
+        second_last=None,
+        second_last_reach=None,
     )
+    line: OffsideLine | None = None
+    if second >= 0:
+        second_depth, second_reach = defenders[defender_ids[second]]
+        line_depth = float(offside_line_depth_m(ball, second_depth, settings))
+        if line_depth == second_depth:
+            set_by = LineSetter.SECOND_LAST_OPPONENT
+        elif line_depth == ball:
+            set_by = LineSetter.BALL
+        else:
+            set_by = LineSetter.HALFWAY_LINE
+        line = OffsideLine(
+            x_m=direction.sign * line_depth,
+            set_by=set_by,
+            ball_x_m=direction.sign * ball,
+            second_last=defender_ids[second],
+            second_last_reach=second_reach,
+        )
+    reference_depth = direction.sign * (floor if line is None else line).x_m
     ids = list(attackers)
     margins = offside_margin_m(
-        np.array([attackers[pid][0] for pid in ids], dtype=float), line_depth
+        np.array([attackers[pid][0] for pid in ids], dtype=float), reference_depth
     )
-    flags = offside_position(margins)
+    flags = offside_position(margins) & (line is not None)
     judged = {
         pid: PlayerJudgement(
             pid,
             bool(flags[k]),
             float(margins[k]),
             attackers[pid][1],
-            _rear_depth(touch.positions[pid], situation, settings) - line_depth,
+            _rear_depth(touch.positions[pid], situation, settings) - reference_depth,
         )
         for k, pid in enumerate(ids)
     }
-    return Judgement(index, exempt, line, judged, _reaches(defenders))
+    return Judgement(index, no_offence_from(touch.kind), line, floor, judged, _reaches(defenders))
 
 
 def _rear_depth(position: Position, situation: Situation, settings: LawSettings) -> float:

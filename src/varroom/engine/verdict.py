@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
@@ -36,6 +37,22 @@ class Effect(Enum):
     OFFENCE = "offence"
 
 
+class Cause(Enum):
+    """What decided the verdict about the player it is about, in the Law's order: recorded by
+    the walk (engine/judge) and put into words by engine/explain, so the order is written
+    once."""
+
+    OFFENCE = "offence"  # in an offside position at the play, then involved (Law 11.2)
+    ONSIDE = "onside"  # not in an offside position on the positions measured (Law 11.1)
+    EXEMPT_RESTART = "exempt_restart"  # received directly from a throw-in, goal kick, corner
+    RESET = "reset"  # an opponent's deliberate play came before he became involved (Law 11.2)
+    OUT_OF_PLAY = "out_of_play"  # play stopped before anyone became involved (Law 9 setting)
+    POLICY = "policy"  # in an offside position, which the competition's policy does not penalise
+    UNSEEN = "unseen"  # where the players out of view stood settles it, or leaves it open
+    NO_LINE = "no_line"  # fewer than two opponents known: the line cannot be drawn
+    NOT_INVOLVED = "not_involved"  # nobody became involved after a team-mate's play
+
+
 @dataclass(frozen=True, slots=True)
 class Step:
     """One touch of the chain and what it did."""
@@ -46,6 +63,16 @@ class Step:
     effect: Effect
     t_s: float
     ball_m: tuple[float, float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class WouldBe:
+    """What an undecidable verdict would be under one assumption about the unseen (format
+    1.2), and the setting that makes it."""
+
+    status: Status
+    assuming: str
+    setting: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +96,17 @@ class Verdict:
     policy_outcomes: Mapping[str, Status] = field(default_factory=dict)
     announcement: str = ""
     tracking: Tracking | None = None
-    unseen: UnseenOpponents | None = None  # the opponents out of view, where a view is given
+    # What the players out of view could change for the player the reason is about (partial
+    # data only).
+    unseen: UnseenOpponents | None = None
+    # The first attacker to play the ball or interfere after the judged touch: whom a
+    # no-offence reason is about (None: nobody did).
+    receiver: str | None = None
+    # Format 1.2: the assumptions (settings) a settled verdict rests on, and for an undecidable
+    # one what it would be under an assumption that settles it.
+    assumed: tuple[str, ...] = ()
+    would_be: WouldBe | None = None
+    cause: Cause = Cause.NOT_INVOLVED  # what decided it (the walk's record)
 
     @property
     def policy_would_differ(self) -> bool:
@@ -102,6 +139,7 @@ class Verdict:
             reason=f"{why} {self.reason}",
             announcement=announcement,
             policy_outcomes={name: Status.UNDECIDABLE for name in self.policy_outcomes},
+            cause=Cause.UNSEEN,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -133,6 +171,14 @@ class Verdict:
             "settings": self.settings.to_dict(),
             "tracking": None if self.tracking is None else _tracking(self.tracking),
             "unseen": None if self.unseen is None else _unseen(self.unseen),
+            "assumed": list(self.assumed),
+            "would_be": None
+            if self.would_be is None
+            else {
+                "status": self.would_be.status.value,
+                "assuming": self.would_be.assuming,
+                "setting": self.would_be.setting,
+            },
         }
 
 
@@ -179,14 +225,30 @@ def _tracking(tracking: Tracking) -> dict[str, Any]:
 
 
 def _unseen(unseen: UnseenOpponents) -> dict[str, Any]:
+    deepest = unseen.deepest_m
     return {
         "opponents_out_of_view": unseen.unseen,
         "goalkeeper_out_of_view": unseen.goalkeeper_unseen,
         "needed_deeper": unseen.needed,
-        "room_deeper": unseen.room,
+        "room_deeper": deepest is not None and deepest > unseen.depth_m,
+        "proof": unseen.proof.value,
+        "deepest_unseen_x_m": _round(unseen.x_m(deepest)),
+        "unseen_over_goal_line": unseen.over_goal_line,
+        "line_x_m": [
+            _finite(unseen.x_m(unseen.line_low_m)),
+            _finite(unseen.x_m(unseen.line_high_m)),
+        ],
+        "attacker_out_of_view_x_m": None
+        if unseen.spots_m is None
+        else sorted(round(unseen.sign * depth, 3) for depth in unseen.spots_m),
         "probability_onside": round(unseen.probability_onside, 4),
-        "deeper_than_x_m": _round(unseen.depth_x_m),
+        "deeper_than_x_m": _round(unseen.x_m(unseen.depth_m)),
     }
+
+
+def _finite(value: float | None) -> float | None:
+    """JSON has no infinity: an offside line that could lie anywhere deeper is null."""
+    return None if value is None or not math.isfinite(value) else _round(value)
 
 
 def _reach(reach: Reach) -> dict[str, Any]:

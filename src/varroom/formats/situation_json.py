@@ -1,4 +1,4 @@
-"""Reading and writing a situation (format version 1.1, `shared/spec/situation.md`) as JSON.
+"""Reading and writing a situation (format version 1.2, `shared/spec/situation.md`) as JSON.
 
 Every fault is an `InputError` naming the file and the JSON path of the fault, so that
 the command line can print one line and exit 2. Extra keys are ignored, as the format says.
@@ -34,15 +34,20 @@ from varroom.model.situation import (
     Touch,
     action_without_player,
 )
-from varroom.model.view import View
+from varroom.model.view import AROUND_PITCH_M, View
 
 # Tracking puts players metres beyond a line (a run behind the goal, a throw-in taken from
 # the track, a celebration); nobody takes part in play farther out than this.
-OUTSIDE_PITCH_LIMIT_M = 10.0
+OUTSIDE_PITCH_LIMIT_M = AROUND_PITCH_M
 # A body part is within a stretched leg or a header's lean of the player's tracked point.
 PART_REACH_M = 2.5
 # Law 3: a match does not start or continue with fewer than seven players a side.
 FEWEST_PLAYERS = 7
+# The format versions read, as (major, minor); a file without `version` is version 1.
+VERSIONS = {"1": (1, 0), "1.0": (1, 0), "1.1": (1, 1), "1.2": (1, 2)}
+WRITTEN_VERSION = "1.2"
+# From 1.2 on the attacking direction is stated in every file, never defaulted.
+ATTACK_REQUIRED_FROM = (1, 2)
 
 
 def situation_from_dict(data: Any, source: str = "<situation>") -> Situation:
@@ -74,6 +79,9 @@ class SituationReader(JsonReader):
         pitch = self.pitch(root.get("pitch"))
         players = self.players(self.required(root, "players", "$"))
         teams = self.two_teams(players)
+        version = self.version(root.get("version", "1"))
+        if version >= ATTACK_REQUIRED_FROM:
+            self.required(root, "attack", "$")
         attacking_team, direction = self.attack(root.get("attack"), teams)
         self.pitch_size = pitch
         touches = self.touches(self.required(root, "touches", "$"), players)
@@ -99,6 +107,12 @@ class SituationReader(JsonReader):
             camera=camera_from_json(root, self.source),
             team_sizes=team_sizes,
         )
+
+    def version(self, value: Any) -> tuple[int, int]:
+        known = ", ".join(VERSIONS)
+        if not isinstance(value, str) or value not in VERSIONS:
+            raise self.fail("$.version", f"unknown version {value!r}; known are {known}")
+        return VERSIONS[value]
 
     def team_sizes(self, value: Any, teams: list[str]) -> dict[str, int]:
         obj = self.object({} if value is None else value, "$.team_sizes")
@@ -336,10 +350,10 @@ class SituationReader(JsonReader):
 
 
 def situation_to_dict(situation: Situation) -> dict[str, Any]:
-    """A situation in the format (version 1.1): what `situation_from_dict` reads back to an
+    """A situation in the format (version 1.2): what `situation_from_dict` reads back to an
     equal situation. Optional fields are written only when they say something."""
     data: dict[str, Any] = {
-        "version": "1.1",
+        "version": WRITTEN_VERSION,
         "pitch": {"length": situation.pitch.length_m, "width": situation.pitch.width_m},
         "attack": {"team": situation.attacking_team, "towards": situation.attack_direction.value},
         "players": [player_dict(p) for p in situation.players.values()],

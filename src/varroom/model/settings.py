@@ -55,6 +55,29 @@ class RestartTouched(Enum):
     KEEPS_EXEMPTION = "keeps_exemption"  # only a deliberate play ends it, as for a reset
 
 
+class UnseenGoalkeeper(Enum):
+    """Where a goalkeeper out of the data's view is taken to stand (format 1.2: an assumption,
+    named in every verdict it settles; docs/uncertainty.md)."""
+
+    ANYWHERE = "anywhere"  # anywhere out of view, up field after a corner too: nothing assumed
+    # Deeper than every outfield team-mate in view, as in every frame of two minutes of real
+    # optical tracking measured for issue 21 (but not when he is up for a corner).
+    DEEPEST = "deepest"
+    IN_GOAL_AREA = "in_goal_area"  # in his goal area, out of view
+
+    @property
+    def assumption(self) -> str:
+        """The assumption in words, as a verdict that rests on it says it."""
+        return _ASSUMPTIONS[self]
+
+
+_ASSUMPTIONS = {
+    UnseenGoalkeeper.ANYWHERE: "",
+    UnseenGoalkeeper.DEEPEST: "the unseen goalkeeper stood deeper than every outfield team-mate",
+    UnseenGoalkeeper.IN_GOAL_AREA: "the unseen goalkeeper stood in his goal area",
+}
+
+
 @dataclass(frozen=True, slots=True)
 class LawSettings:
     ball_point: BallPoint = BallPoint.CENTRE
@@ -66,6 +89,7 @@ class LawSettings:
     permitted_absence: PermittedAbsence = PermittedAbsence.IGNORED
     defender_off_field_line: DefenderOffFieldLine = DefenderOffFieldLine.NEAREST_LINE
     restart_touched: RestartTouched = RestartTouched.ENDS_EXEMPTION
+    unseen_goalkeeper: UnseenGoalkeeper = UnseenGoalkeeper.ANYWHERE
 
     def to_dict(self) -> dict[str, object]:
         return {

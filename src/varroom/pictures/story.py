@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
-from varroom.engine.explain import distance, receiver_after
+from varroom.engine.explain import distance
 from varroom.engine.judgement import (
     Judgement,
     LineSetter,
@@ -183,7 +183,7 @@ class Story:
         the first attacker to play the ball, or to interfere, after the judged touch."""
         if self.judgement is None or self.line is None or self.v.status is not Status.NO_OFFENCE:
             return None
-        player = receiver_after(self.s, self.judgement)
+        player = self.v.receiver
         judged = None if player is None else self.judgement.attackers.get(player)
         if player == self.focus or judged is None or not math.isfinite(judged.margin_m):
             return None
@@ -418,7 +418,7 @@ class Story:
                 f"{many} out of view could stand deeper"
             )
         if self.touch.view is not None and self.judgement is not None:
-            player = receiver_after(self.s, self.judgement)
+            player = self.v.receiver
             if player is not None and player not in self.touch.positions:
                 return f"{self.short(player)} out of the camera's view when {self.played_label()}"
         return "the offside line cannot be drawn"
