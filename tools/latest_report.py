@@ -17,8 +17,9 @@ import sys
 from pathlib import Path
 
 PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s;\\]+)")
-# pytest's closing line: "=== 2 failed, 2366 passed, 116 skipped in 401.2s ===".
-CLOSING = re.compile(r"^=+ (?P<counts>.*\d+ (?:passed|failed|error).*) in [\d.]+s")
+# pytest's closing line: "=== 2 failed, 2366 passed in 401.2s ===", or under -q (the
+# project's addopts) the same without the rules.
+CLOSING = re.compile(r"^(?:=+ )?(?P<counts>\d+ (?:passed|failed|error).*) in [\d.]+s")
 FAILED = re.compile(r"^(?:FAILED|ERROR) (?P<test>\S+)")
 
 
