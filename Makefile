@@ -10,14 +10,23 @@ LOWEST := .venv-lowest
 
 .PHONY: demo test test-latest test-lowest lock bench bench-update lint clean dist docs release-check
 
-# The environment is made anew from the lock whenever the lock or pyproject changes, so that it
-# holds exactly what the lock says (nothing left over from an earlier install), with every
-# file's hash checked; varroom itself goes in editable, built by the locked hatchling.
+# What `make test` passes to pytest: nothing (every test), or a selection such as
+# PYTEST_ARGS='-k offside'.
+PYTEST_ARGS ?=
+
+# A venv ($(1)) made anew from a lock ($(2)), so that it holds exactly what the lock says
+# (nothing left over from an earlier install), with every file's hash checked; varroom itself
+# goes in editable, built by the locked hatchling.
+define venv_from_lock
+	rm -rf $(1)
+	$(PYTHON) -m venv $(1)
+	$(1)/bin/python -m pip install -q --require-hashes -r $(2)
+	$(1)/bin/python -m pip install -q --no-deps --no-build-isolation -e .
+endef
+
+# .venv is made anew whenever the lock or pyproject changes.
 $(STAMP): pyproject.toml $(LOCK)
-	rm -rf $(VENV)
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --require-hashes -r $(LOCK)
-	$(BIN)/python -m pip install -q --no-deps --no-build-isolation -e .
+	$(call venv_from_lock,$(VENV),$(LOCK))
 	touch $(STAMP)
 
 # The locks anew from pyproject's ranges, with the hashes of every file; then `make test` and
@@ -47,10 +56,7 @@ test-latest:
 
 # Every test on the lower bounds pyproject promises (requirements-lowest.lock).
 test-lowest:
-	rm -rf $(LOWEST)
-	$(PYTHON) -m venv $(LOWEST)
-	$(LOWEST)/bin/python -m pip install -q --require-hashes -r $(LOWEST_LOCK)
-	$(LOWEST)/bin/python -m pip install -q --no-deps --no-build-isolation -e .
+	$(call venv_from_lock,$(LOWEST),$(LOWEST_LOCK))
 	$(LOWEST)/bin/python -m pytest
 
 SAMPLE := samples/statsbomb-euro2020-turkey-italy
@@ -70,7 +76,7 @@ demo: $(STAMP)
 	@echo "  'Audit match' with the three files in $(SAMPLE)/."
 
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # The benchmarks, written to out/ (out/BENCHMARKS.md, out/bench-results.json): a run leaves the
 # checkout as it was. bench-update writes the committed BENCHMARKS.md and bench/results.json.

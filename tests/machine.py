@@ -1,9 +1,11 @@
 """What a test needs of the machine beyond Python and make, looked for in one place.
 
-Where a need is missing, the tests that need it are skipped with the reason, so that the
-README's `make test` passes on a bare machine; with CI=true they fail instead, since CI must run
-every test (.ci/run installs Chromium, PostgreSQL and curl; the project's CI has the real data
-beside the clone). Tools are looked for on PATH only, and PostgreSQL's server where Debian puts
+A test says what it needs with a mark, `needs(Need.X, ...)` or `shared_data`, and nothing else
+skips for a missing tool: conftest's hook reads the marks, skips the test with the reason where a
+need is missing, so that the README's `make test` passes on a bare machine, and with CI=true
+fails it instead, since CI must run every test (.ci/run installs Chromium, PostgreSQL and curl;
+the project's CI has the real data beside the clone). So the tests a bare machine skips are
+exactly those `-m "needs or shared_data"` selects: .ci/run runs them with the tools present. Tools are looked for on PATH only, and PostgreSQL's server where Debian puts
 it, so that a run with them hidden (tools/bare-machine-check.sh) sees them missing.
 """
 
@@ -58,20 +60,12 @@ def in_ci() -> bool:
     return os.environ.get("CI", "").lower() not in ("", "0", "false")
 
 
-def require(*needs: Need, module: bool = False) -> None:
-    """Skip the calling test (or its whole module) when a need is missing; fail it in CI."""
+def require(*needs: Need) -> None:
+    """Skip the test being set up when a need is missing; fail it in CI. Called by conftest's
+    hook for the test's marks only, never by a test itself (see the module's docstring)."""
     missing = [need.value for need in needs if not present(need)]
     if not missing:
         return
     if in_ci():
         pytest.fail(f"CI must have {', '.join(missing)}: .ci/run installs it", pytrace=False)
-    pytest.skip(f"needs {', '.join(missing)}, which this machine lacks", allow_module_level=module)
-
-
-def chromium_or_skip() -> str:
-    """The path of Chromium for a module of browser tests; skips the module when it is missing
-    outside CI, fails in CI."""
-    require(Need.CHROMIUM, module=True)
-    found = chromium()
-    assert found is not None
-    return found
+    pytest.skip(f"needs {', '.join(missing)}, which this machine lacks")

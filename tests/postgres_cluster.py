@@ -1,5 +1,6 @@
 """A throwaway PostgreSQL cluster on loopback, for the tests that need a real server (Debian's
-postgresql; .ci/run installs it where it is missing, and elsewhere those tests skip)."""
+postgresql; .ci/run installs it where it is missing). A test that uses it is marked
+`needs(Need.POSTGRESQL)`, which skips it where the server is missing (tests/machine.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from machine import Need, postgresql_bin, require
+from machine import postgresql_bin
 
 USER = "varroom"  # the cluster's superuser, trusted without a password on loopback
 
@@ -64,11 +65,9 @@ def _as_postgres(*command: str) -> list[str]:
 
 @contextmanager
 def throwaway_cluster() -> Iterator[Cluster]:
-    """A new cluster on a free loopback port, stopped and deleted on the way out; the calling
-    test (or fixture) is skipped where the machine has no PostgreSQL server, failed in CI."""
-    require(Need.POSTGRESQL)
+    """A new cluster on a free loopback port, stopped and deleted on the way out."""
     bin_dir = postgresql_bin()
-    assert bin_dir is not None
+    assert bin_dir is not None, "a test that starts a cluster is marked needs(Need.POSTGRESQL)"
     # Not pytest's tmp_path: its parents are private to root, and the server runs as postgres.
     root = Path(tempfile.mkdtemp(prefix="varroom-pg-"))
     data = root / "data"

@@ -42,7 +42,7 @@ from pathlib import Path
 
 import pytest
 
-from machine import Need, require
+from machine import Need
 from postgres_cluster import Cluster, throwaway_cluster
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -176,14 +176,25 @@ def postgres() -> Iterator[Cluster]:
         yield cluster
 
 
-@pytest.mark.parametrize("file", FILES)
+def _blocks_of(file: str) -> list[Block]:
+    return [block for block in RUN_HERE if block.file == file]
+
+
+@pytest.mark.parametrize(
+    "file",
+    [
+        pytest.param(
+            file, marks=[pytest.mark.needs(*needs)] if (needs := needs_of(_blocks_of(file))) else []
+        )
+        for file in FILES
+    ],
+)
 def test_every_command_of_the_file_runs(
     file: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
     """The file's blocks, in order, in one folder holding a copy of the shipped examples."""
     assert Path.cwd() != tmp_path and tmp_path != ROOT
-    blocks = [block for block in RUN_HERE if block.file == file]
-    require(*needs_of(blocks))
+    blocks = _blocks_of(file)
     extra: dict[str, str] = {}
     if Need.POSTGRESQL in needs_of(blocks):
         extra = request.getfixturevalue("postgres").environment()
@@ -193,11 +204,16 @@ def test_every_command_of_the_file_runs(
 
 
 def _ci_run_commands() -> set[tuple[str, ...]]:
+    """Each command line of .ci/run, less the make variables it sets (`make test
+    PYTEST_ARGS=...` runs the README's `make test` on a selection)."""
     return {
-        tuple(words)
+        tuple(word for word in words if not MAKE_VARIABLE.fullmatch(word))
         for line in CI_RUN.read_text(encoding="utf-8").splitlines()
         if (words := Command(0, line, Kind.RUN).words)
     }
+
+
+MAKE_VARIABLE = re.compile(r"[A-Z][A-Z0-9_]*=.*", re.DOTALL)
 
 
 @pytest.mark.parametrize("command", [c for _, c in CI_COMMANDS], ids=[w for w, _ in CI_COMMANDS])

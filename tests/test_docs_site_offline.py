@@ -23,9 +23,10 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from machine import chromium_or_skip
+from machine import Need, chromium
 
-CHROMIUM = chromium_or_skip()
+pytestmark = pytest.mark.needs(Need.CHROMIUM)
+CHROMIUM = chromium()
 
 from playwright import sync_api  # noqa: E402
 

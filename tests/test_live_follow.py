@@ -195,9 +195,8 @@ def test_another_seed_tracking_only() -> None:
     assert_same(alerts, audit_match(match))
 
 
+@pytest.mark.shared_data
 def test_the_skillcorner_match_live_equals_its_audit() -> None:
-    if not SKILLCORNER.is_dir():
-        pytest.skip("the shared SkillCorner data is not here")
     whole = load_match(
         "skillcorner",
         meta_data=SKILLCORNER / "match_data.json",

@@ -203,10 +203,9 @@ def test_replay_into_live_gives_the_audits_offences(
     ]
 
 
+@pytest.mark.shared_data
 def test_replay_reads_a_provider(runner: CliRunner, tmp_path: Path) -> None:
     meta = SHARED_DATA / "skillcorner-opendata-2417" / "match_data.json"
-    if not meta.is_file():
-        pytest.skip("the shared SkillCorner data is not here")
     result = runner.invoke(
         cli,
         [

@@ -14,6 +14,7 @@ pytest.importorskip("alembic")
 from alembic.autogenerate import compare_metadata  # noqa: E402
 from alembic.runtime.migration import MigrationContext  # noqa: E402
 
+from machine import Need  # noqa: E402
 from postgres_cluster import throwaway_cluster  # noqa: E402
 from varroom.serve import db  # noqa: E402
 
@@ -59,5 +60,6 @@ def postgres_url() -> Iterator[str]:
         yield cluster.url()
 
 
+@pytest.mark.needs(Need.POSTGRESQL)
 def test_the_tables_are_the_schema_the_migrations_make_on_postgres(postgres_url: str) -> None:
     assert _differences(postgres_url) == []

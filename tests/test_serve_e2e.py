@@ -16,9 +16,10 @@ from typing import Any
 
 import pytest
 
-from machine import chromium_or_skip
+from machine import Need, chromium
 
-CHROMIUM = chromium_or_skip()
+pytestmark = pytest.mark.needs(Need.CHROMIUM)
+CHROMIUM = chromium()
 
 import httpx  # noqa: E402
 from playwright import sync_api  # noqa: E402

@@ -15,9 +15,12 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
+from machine import Need
 from postgres_cluster import throwaway_cluster
 from rooms import wait_for
 from varroom.serve import create_app
+
+pytestmark = pytest.mark.needs(Need.POSTGRESQL)
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 KANE = EXAMPLES / "tottenham-sporting-2022-kane.json"

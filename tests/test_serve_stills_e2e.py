@@ -2,7 +2,7 @@
 controls (clicks at the example's known pixels, one mark dragged into place), judge it, save
 the marks with the incident and record a decision.
 
-Skipped where Chromium is absent, as `test_serve_e2e`; VARROOM_SCREENSHOTS keeps the
+Needs Chromium, as `test_serve_e2e`; VARROOM_SCREENSHOTS keeps the
 screenshots (docs/images for docs/review-room-still.md).
 """
 
@@ -14,10 +14,14 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from playwright import sync_api
 from serve_in_thread import serve_in_thread
 
+from machine import Need
 from test_serve_e2e import PICTURE_S, _app, _page, browser, shots  # noqa: F401 (fixtures)
+
+pytestmark = pytest.mark.needs(Need.CHROMIUM)
 
 ROOT = Path(__file__).resolve().parent.parent
 STILL = ROOT / "examples" / "still" / "offside-by-20cm.png"

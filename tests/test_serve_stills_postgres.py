@@ -10,8 +10,11 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
+from machine import Need
 from test_serve_postgres import postgres_url  # noqa: F401 (the fixture)
 from varroom.serve import create_app
+
+pytestmark = pytest.mark.needs(Need.POSTGRESQL)
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")

@@ -14,7 +14,11 @@ from varroom.synthetic.stills import EXAMPLE_SCENES, StillScene, marks
 
 cv2 = pytest.importorskip("cv2")
 
-from varroom.still.suggest import LandmarkSuggestion, suggest_landmarks  # noqa: E402
+from varroom.still.suggest import (  # noqa: E402
+    LandmarkSuggestion,
+    suggest_landmarks,
+    suggest_players,
+)
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "still"
 
@@ -46,6 +50,14 @@ def test_a_picture_without_pitch_lines_gets_no_suggestion():
     grass = np.zeros((540, 960, 3), np.uint8)
     grass[...] = (60, 140, 60)
     assert suggest_landmarks(grass) is None
+
+
+@pytest.mark.parametrize("height_px, width_px", [(16, 16), (36, 64), (76, 200), (300, 38)])
+def test_a_still_too_small_for_a_player_gets_no_player(height_px: int, width_px: int) -> None:
+    # Smaller than the people detector's window (64 x 128 once scaled): OpenCV read outside
+    # the picture and brought the review room down.
+    grass = np.full((height_px, width_px, 3), (60, 140, 60), np.uint8)
+    assert suggest_players(grass) == []
 
 
 @pytest.mark.parametrize("camera", [0, 1])

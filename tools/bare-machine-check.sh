@@ -42,11 +42,14 @@ run_bare() {
         for folder in /usr/lib/chromium /usr/lib/postgresql /usr/share/fonts /usr/local/share/fonts; do
             if [ -d "$folder" ]; then mount -t tmpfs none "$folder"; fi
         done
-        cd "$1/varroom"
-        env -u CI -u VIRTUAL_ENV -u PYTHONPATH PATH="$1/bin" HOME="$1/home" MPLCONFIGDIR="$1/home/mpl" \
-            PIP_CACHE_DIR="$2" make demo
-        env -u CI -u VIRTUAL_ENV -u PYTHONPATH PATH="$1/bin" HOME="$1/home" MPLCONFIGDIR="$1/home/mpl" \
-            PIP_CACHE_DIR="$2" make test
+        work=$1 cache=$2
+        as_a_new_user() {
+            env -u CI -u VIRTUAL_ENV -u PYTHONPATH PATH="$work/bin" HOME="$work/home" \
+                MPLCONFIGDIR="$work/home/mpl" PIP_CACHE_DIR="$cache" "$@"
+        }
+        cd "$work/varroom"
+        as_a_new_user make demo
+        as_a_new_user make test
     ' bare "$work" "$(pip_cache)"
 }
 pip_cache() { "$python" -m pip cache dir 2>/dev/null || echo "$HOME/.cache/pip"; }

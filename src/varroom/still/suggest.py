@@ -336,6 +336,11 @@ def suggest_players(image: Image, player_height_px: float = 60.0) -> list[tuple[
     scale = max(1.0, 100.0 / player_height_px)  # the detector's window holds a 96-pixel person
     big = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
     hog = cv2.HOGDescriptor()
+    window_w, window_h = hog.winSize
+    if big.shape[0] < window_h or big.shape[1] < window_w:
+        # No one fits in the detector's window; OpenCV would read outside the picture (a
+        # segmentation fault, found by fuzzing the still upload with a 64x36 picture).
+        return []
     hog.setSVMDetector(np.asarray(cv2.HOGDescriptor.getDefaultPeopleDetector(), np.float32))
     boxes, _ = hog.detectMultiScale(
         cv2.cvtColor(big, cv2.COLOR_RGB2GRAY), winStride=(8, 8), padding=(8, 8), scale=1.1
