@@ -87,13 +87,14 @@ def _synthetic_count() -> dict[str, int]:
     match = synthetic_match(SyntheticConfig(seed=SYNTHETIC_SEED)).match
     moments = find_moments(match, DEFAULT_SETTINGS)
     phases = cut_phases(match, moments, scan_ball_out(match))
-    builder = Situations(match, moments, tracking_of(match)[0])
+    tracking, unseen = tracking_of(match)
+    builder = Situations(match, moments, tracking)
     for pair in pairs(phases, moments, match):
         if tally["situations"] == SITUATIONS:
             break
         phase = phases[pair.phase]
         chosen = phase.moments[pair.judged : pair.involved + 1]
-        data = _in_oracle_terms(situation_to_dict(builder.situation(phase, chosen)))
+        data = _in_oracle_terms(situation_to_dict(builder.situation(phase, chosen, unseen)))
         if data is None or len(data["touches"][0]["positions"]) < 22:
             continue
         receiver = data["touches"][-1]["player"]

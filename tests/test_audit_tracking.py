@@ -28,7 +28,7 @@ from varroom.law.offence import Involvement
 from varroom.match import load_match
 from varroom.match.tracking import MatchTracking, Provider
 from varroom.model.noise import TrackingSource
-from varroom.model.situation import Action, TouchKind, touch_kind
+from varroom.model.situation import FULL_TEAM, Action, TouchKind, touch_kind
 from varroom.synthetic.match import (
     IncidentKind,
     PlantedIncident,
@@ -241,7 +241,10 @@ def test_the_level_attacker_is_measured_exactly_level(short: tuple[SyntheticMatc
     at = np.flatnonzero(moments.period == truth.period)
     pass_ = at[np.argmin(np.abs(moments.t_s[at] - truth.t_s))]
     attacker = list(match.player_ids).index(truth.attacker)
-    assert screen(match, moments, DEFAULT_SETTINGS).margin_m[pass_, attacker] == 0.0
+    assert (
+        screen(match, moments, DEFAULT_SETTINGS, out_of_picture=False).margin_m[pass_, attacker]
+        == 0.0
+    )
 
 
 def test_official_calls_are_paired_with_the_incidents() -> None:
@@ -303,11 +306,34 @@ def test_an_opponent_out_of_the_broadcast_picture_leaves_it_undecidable() -> Non
     broadcast = audit_match(with_players(match, players, provider=Provider.SKILLCORNER))
     assert near(broadcast.incidents, truth) == []
     [undecidable] = near(broadcast.undecidable, truth)
-    assert "out of the picture" in undecidable.verdict.reason
+    # Format 1.2's way of saying it: no view, the whole team counted, one of it unseen.
+    assert undecidable.situation.team_sizes == {team.id: FULL_TEAM for team in match.teams}
+    assert "1 of" in undecidable.verdict.reason and "is out of view" in undecidable.verdict.reason
     assert undecidable.situation.tracking.source is TrackingSource.BROADCAST
     # Every opponent in the picture: broadcast tracking settles it like any other.
     complete = audit_match(with_players(match, match.players_m, provider=Provider.SKILLCORNER))
     assert [i.verdict.offender for i in near(complete.incidents, truth)] == [truth.offender]
+
+
+@pytest.mark.parametrize("kind", [IncidentKind.INTERFERING, IncidentKind.LEVEL])
+def test_an_attacker_out_of_the_broadcast_picture_at_the_play_is_judged_on_his_reach(
+    kind: IncidentKind,
+) -> None:
+    # Out of the picture around the team-mate's play, back in it for his own touch: he may
+    # have stood anywhere his run allows, so the audit may neither drop him as onside (a
+    # settled 'no offence' nobody sees) nor judge him where he was not seen.
+    synthetic = short_match(5, with_events=False)
+    match = synthetic.match
+    truth = planted(synthetic, kind)
+    players = match.players_m.copy()
+    players[frames_near(match, truth, 0.2), list(match.player_ids).index(truth.attacker)] = np.nan
+    audit = audit_match(with_players(match, players, provider=Provider.SKILLCORNER))
+    [judged] = near(audit.incidents, truth) + near(audit.undecidable, truth)
+    assert truth.attacker not in judged.situation.touches[0].positions
+    # His reach from where he next played the ball (a second later at most) holds onside
+    # spots and offside ones: only the complete data could settle it.
+    assert judged.status is Status.UNDECIDABLE
+    assert judged.verdict.unseen is not None and judged.verdict.unseen.hidden
 
 
 def test_no_verdict_from_frames_without_the_ball() -> None:

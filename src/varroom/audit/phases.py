@@ -140,11 +140,11 @@ def stretch_breaks(
     return breaks
 
 
-def missed_ball_outs(breaks: npt.NDArray[np.bool_], scan: BallOutScan, first: int = 0) -> None:
-    """Mark in `breaks` (frames from `first` on) the frames of every ball-out play went on
-    after: a ball wholly out of play (Law 9.1) ends the phase all the same."""
+def missed_ball_outs(breaks: npt.NDArray[np.bool_], scan: BallOutScan) -> None:
+    """Mark in `breaks`, frame for frame with the scanned match, the frames of every ball-out
+    play went on after: a ball wholly out of play (Law 9.1) ends the phase all the same."""
     for missed in scan.missed:
-        breaks[max(missed.start_frame - first, 0) : max(missed.end_frame + 1 - first, 0)] = True
+        breaks[missed.start_frame : missed.end_frame + 1] = True
 
 
 def _stretch_starts(

@@ -34,14 +34,20 @@ Floats = npt.NDArray[np.float64]
 @dataclass(frozen=True, eq=False)
 class Screen:
     margin_m: Floats  # (N, P) each team-mate's margin against the seen line; NaN otherwise
-    opponents_seen: npt.NDArray[np.intp]  # (N,)
 
     def offside_position(self, moment: int, player: int) -> bool:
         """Past the seen line: in an offside position, unless an unseen opponent was deeper."""
         return bool(offside_position(self.margin_m[moment, player]))
 
 
-def screen(match: MatchTracking, moments: Moments, settings: LawSettings) -> Screen:
+def screen(
+    match: MatchTracking, moments: Moments, settings: LawSettings, *, out_of_picture: bool
+) -> Screen:
+    """Each team-mate's margin at each moment against the line of the opponents seen: an
+    unseen opponent can only make the line deeper, so a team-mate not past it is onside
+    wherever they stood. With `out_of_picture` (broadcast tracking) a team-mate missing from
+    the frame may have stood anywhere, past the line too: his margin is +inf, so that the
+    engine judges him, bounded by his reach."""
     teams = match.player_teams[moments.player]
     sign = attack_signs(match, teams, moments.period)
     x_m = moments.players_m[..., 0]
@@ -61,4 +67,8 @@ def screen(match: MatchTracking, moments: Moments, settings: LawSettings) -> Scr
         ball[rows] = ball_depth_m(moments.ball_m[rows, 0], direction, settings)
     line = offside_line_depth_m(ball, second_depth, settings)
     margin = np.where(mate, offside_margin_m(depth, line[:, None]), np.nan)
-    return Screen(margin, opponent.sum(axis=1))
+    if out_of_picture:
+        hidden = ~seen & same_team
+        hidden[np.arange(len(moments)), moments.player] = False
+        margin[hidden] = np.inf
+    return Screen(margin)

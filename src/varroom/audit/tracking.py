@@ -13,11 +13,13 @@
 
 What an unseen player means depends on the tracking. Optical tracking covers the whole
 pitch: an unseen player is not on it, and the engine counts who is there (fewer than two
-opponents: undecidable). Broadcast tracking sees what the camera sees: an opponent out of
-the picture may have stood deeper than everybody in it. There, an offence is only called
-with every opponent (`PLAYERS_PER_TEAM`) in the picture at the judged play; otherwise it is
-undecidable. Onside against the opponents seen is onside whoever was unseen, so a 'no
-offence' stands either way.
+opponents: undecidable). Broadcast tracking sees what the camera sees: a player out of the
+picture may have stood anywhere. There the situation says so as format 1.2 does, with
+`team_sizes` and no `view` (every team `FULL_TEAM` strong: a sending-off the data does not
+mark leaves one player more unseen, which can only unsettle a verdict), and the engine settles
+only what no placement of the unseen changes: an offence needs every opponent in the
+picture; an attacker out of it at the play is bounded by his reach of where he next played
+the ball (`engine.unseen`).
 """
 
 from __future__ import annotations
@@ -35,14 +37,12 @@ from varroom.audit.model import Audit, Incident, IncidentSource, Progress
 from varroom.audit.moments import ActionSource, Moments, find_moments
 from varroom.audit.penalties import match_players
 from varroom.audit.phases import Pair, Phase, cut_phases, pairs
-from varroom.audit.screening import Screen, screen
+from varroom.audit.screening import screen
 from varroom.engine.judge import DEFAULT_SETTINGS, judge
-from varroom.engine.verdict import Status, Verdict
+from varroom.engine.verdict import Status
 from varroom.match.tracking import MatchTracking, Provider
 from varroom.model.noise import NOISE_DEFAULTS, Tracking, TrackingSource
-from varroom.model.situation import Position, Situation, Touch
-
-PLAYERS_PER_TEAM = 11
+from varroom.model.situation import FULL_TEAM, Position, Situation, Touch
 
 _BROADCAST = frozenset({Provider.SKILLCORNER})
 
@@ -72,7 +72,8 @@ def audit_tracking(match: MatchTracking, progress: Progress | None = None) -> Au
     moments = find_moments(match, settings)
     scan = scan_ball_out(match)
     phases = cut_phases(match, moments, scan)
-    screened = screen(match, moments, settings)
+    tracking, unseen = tracking_of(match)
+    screened = screen(match, moments, settings, out_of_picture=unseen is Unseen.OUT_OF_PICTURE)
     flagged = [
         pair
         for pair in pairs(phases, moments, match)
@@ -81,7 +82,6 @@ def audit_tracking(match: MatchTracking, progress: Progress | None = None) -> Au
             moments.player[phases[pair.phase].moments[pair.involved]],
         )
     ]
-    tracking, unseen = tracking_of(match)
     builder = Situations(match, moments, tracking)
     incidents: list[Incident] = []
     undecidable: list[Incident] = []
@@ -93,7 +93,7 @@ def audit_tracking(match: MatchTracking, progress: Progress | None = None) -> Au
         if pair.phase in over:
             continue
         judged += 1
-        incident = builder.incident(phases[pair.phase], pair, screened, unseen)
+        incident = builder.incident(phases[pair.phase], pair, unseen)
         if incident.status is Status.OFFENCE:
             incidents.append(incident)
             over.add(pair.phase)
@@ -117,14 +117,11 @@ class Situations:
         self.ids = [str(pid) for pid in match.player_ids]
         self.players = match_players(match)
 
-    def incident(self, phase: Phase, pair: Pair, screened: Screen, unseen: Unseen) -> Incident:
+    def incident(self, phase: Phase, pair: Pair, unseen: Unseen) -> Incident:
         chosen = phase.moments[pair.judged : pair.involved + 1]
-        situation = self.situation(phase, chosen)
+        situation = self.situation(phase, chosen, unseen)
         verdict = judge(situation, DEFAULT_SETTINGS)
         judged = chosen[verdict.judged_at if verdict.judged_at is not None else 0]
-        missing = PLAYERS_PER_TEAM - int(screened.opponents_seen[judged])
-        if verdict.status is Status.OFFENCE and unseen is Unseen.OUT_OF_PICTURE and missing > 0:
-            verdict = _out_of_picture(verdict, missing)
         moments = self.moments
         confidence = (
             moments.player_confidence[list(chosen)] * moments.action_confidence[list(chosen)]
@@ -141,7 +138,7 @@ class Situations:
             event_index=None if event < 0 else event,
         )
 
-    def situation(self, phase: Phase, chosen: Sequence[int]) -> Situation:
+    def situation(self, phase: Phase, chosen: Sequence[int], unseen: Unseen) -> Situation:
         moments, match = self.moments, self.match
         touches = tuple(self._touch(m) for m in chosen)
         listed = {pid for touch in touches for pid in touch.positions} | {
@@ -158,6 +155,12 @@ class Situations:
             attack_direction=match.attack_of(phase.team, phase.period).direction,
             players=players,
             touches=touches,
+            # Out of the picture is anywhere: the rest of each team unseen (format 1.2).
+            team_sizes=(
+                {team.id: FULL_TEAM for team in match.teams}
+                if unseen is Unseen.OUT_OF_PICTURE
+                else {}
+            ),
             meta={
                 "source": IncidentSource.TRACKING.value,
                 "provider": match.provider.value,
@@ -192,18 +195,6 @@ class Situations:
         )
 
 
-def _out_of_picture(verdict: Verdict, missing: int) -> Verdict:
-    """An offence against the opponents in the picture, made undecidable: `missing` of them
-    were out of it, and one may have been deeper."""
-    opponents = "opponent was" if missing == 1 else "opponents were"
-    return verdict.unsettled(
-        f"{missing} {opponents} out of the picture, and one may have stood deeper: the "
-        "broadcast tracking cannot settle it. Against the opponents in the picture:",
-        "After review, the decision on the field stands: the tracking does not show every "
-        "defender.",
-    )
-
-
 def _notes(
     match: MatchTracking, moments: Moments, phases: list[Phase], flagged: list[Pair], unseen: Unseen
 ) -> tuple[str, ...]:
@@ -217,7 +208,8 @@ def _notes(
         "(IFAB deliberate-play indicators).",
         f"{no_ball} frames without the ball: no moment of play is taken from them.",
         f"{len(phases)} attacking phases; {len(flagged)} touches by a player past the line of "
-        "the opponents seen at his team-mate's play went to the engine.",
+        "the opponents seen at his team-mate's play (or out of the broadcast picture at it) "
+        "went to the engine.",
     ]
     known = {(attack.team, attack.period) for attack in match.attack}
     for period in np.unique(match.period).tolist():
@@ -225,7 +217,7 @@ def _notes(
             notes.append(f"Period {period}: no attacking direction known, not audited.")
     if unseen is Unseen.OUT_OF_PICTURE:
         notes.append(
-            "Broadcast tracking: an offence needs every opponent in the picture at the "
-            "team-mate's play; with any out of it the phase is undecidable."
+            "Broadcast tracking: a player out of the picture may have stood anywhere; a "
+            "verdict is settled only where no place he could have stood changes it."
         )
     return tuple(notes)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -117,30 +116,6 @@ class Verdict:
     def offence(self) -> bool | None:
         """True or False once judged; None when the data cannot settle it."""
         return None if self.status is Status.UNDECIDABLE else self.status is Status.OFFENCE
-
-    def unsettled(self, why: str, announcement: str) -> Verdict:
-        """This verdict, on the players the data shows, made undecidable because the data may
-        miss one who matters (an opponent out of the camera's picture, say)."""
-        chain = tuple(
-            dataclasses.replace(step, effect=Effect.JUDGEMENT)
-            if step.effect is Effect.OFFENCE
-            else step
-            for step in self.chain
-        )
-        return dataclasses.replace(
-            self,
-            status=Status.UNDECIDABLE,
-            offender=None,
-            involved_at=None,
-            involvement=None,
-            restart=None,
-            restart_spot_m=None,
-            chain=chain,
-            reason=f"{why} {self.reason}",
-            announcement=announcement,
-            policy_outcomes={name: Status.UNDECIDABLE for name in self.policy_outcomes},
-            cause=Cause.UNSEEN,
-        )
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object `varroom check --json` prints (shared/spec/situation.md)."""

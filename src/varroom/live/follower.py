@@ -61,7 +61,7 @@ from varroom.audit.phases import (
 )
 from varroom.audit.restarts import DEAD_S, STILL_WINDOW_S
 from varroom.audit.screening import Screen, screen
-from varroom.audit.tracking import Situations, tracking_of
+from varroom.audit.tracking import Situations, Unseen, tracking_of
 from varroom.engine.judge import DEFAULT_SETTINGS
 from varroom.engine.verdict import Status
 from varroom.law.position import offside_position
@@ -311,7 +311,10 @@ class LiveFollower:
                 steps = steps[:ready]
         self._pending = self._pending[len(steps) :]
         self._waiting = None
-        screened = screen(match, moments, self.settings)
+        _, unseen = tracking_of(match)
+        screened = screen(
+            match, moments, self.settings, out_of_picture=unseen is Unseen.OUT_OF_PICTURE
+        )
         self._scan_ball_outs(lo)
         alerts = []
         for j in range(len(moments)):
@@ -360,9 +363,7 @@ class LiveFollower:
         if self._chains.add(moment, period, team, player, new_stretch, kind) is not None:
             self._rows = {}
             self._over = False
-        self._rows[moment] = _Row(
-            moments, j, screened.margin_m[j].copy(), int(screened.opponents_seen[j])
-        )
+        self._rows[moment] = _Row(moments, j, screened.margin_m[j].copy())
         chain = self._chains.moments
         self._rows = {m: self._rows[m] for m in chain}
         if self._over:
@@ -391,14 +392,10 @@ class LiveFollower:
         `chosen[-1]` (the attacker's touch)."""
         rows = [self._rows[m] for m in chosen]
         moments = _stack(rows)
-        screened = Screen(
-            np.stack([row.margin_m for row in rows]),
-            np.array([row.opponents_seen for row in rows], dtype=np.intp),
-        )
         tracking, unseen = tracking_of(match)
         phase = Phase(self._chains.period, self._chains.team, tuple(range(len(rows))))
         builder = Situations(match, moments, tracking)
-        return builder.incident(phase, Pair(0, 0, len(rows) - 1), screened, unseen)
+        return builder.incident(phase, Pair(0, 0, len(rows) - 1), unseen)
 
     def _scan_ball_outs(self, lo: int) -> None:
         """The ball-outs play went on after (`audit.ball_out`), over the window's frames from
@@ -410,7 +407,8 @@ class LiveFollower:
         scan = scan_ball_out(self._template.match(window, first, window.last + 1, recent))
         self._missed = np.zeros(window.last + 1 - first, dtype=bool)
         self._missed_first = first
-        missed_ball_outs(self._missed, scan, first)
+        # The scan's frames count from `first`, as the window's match it scanned does.
+        missed_ball_outs(self._missed, scan)
 
     def _ball_out_since(self, frame: int) -> bool:
         """Whether a ball-out play went on after lies in the frames after the last moment's
@@ -457,7 +455,6 @@ class _Row:
     moments: Moments
     index: int
     margin_m: npt.NDArray[np.float64]
-    opponents_seen: int
 
 
 def _stack(rows: list[_Row]) -> Moments:
