@@ -38,6 +38,7 @@ from serve_load import bench_recompute, bench_review_room  # noqa: E402
 from situation_22x3 import situation_22x3  # noqa: E402
 from statsbomb_audit import bench_statsbomb  # noqa: E402
 from still import bench_still  # noqa: E402
+from unseen_calibration import bench_unseen_calibration  # noqa: E402
 from unseen_oracle import bench_unseen_oracle  # noqa: E402
 
 import varroom  # noqa: E402
@@ -149,6 +150,7 @@ SECTIONS: list[Callable[[], dict[str, Any]]] = [
     bench_room,
     bench_statsbomb,
     bench_unseen_oracle,
+    bench_unseen_calibration,
     bench_season,
     bench_still,
     bench_live,
@@ -401,6 +403,9 @@ def markdown(results: dict[str, Any], raw: Path = COMMITTED[0]) -> str:
             "",
             *_oracle(results),
         ]
+    if "calibration_bins" in results:
+        lines += ["", "## Only probable: the unseen prior's probability, calibrated", ""]
+        lines += _calibration(results)
     if "season_scaling" in results:
         lines += ["", "## A season: `varroom audit-many`", "", *season_markdown(results)]
     return "\n".join(lines) + "\n"
@@ -432,6 +437,30 @@ def _oracle(results: dict[str, Any]) -> list[str]:
         "| situations from | situations | masked moments | settled | contradicting the truth "
         "| undecidable | oracle's undecidable |",
         "|---|---|---|---|---|---|---|",
+        *rows,
+    ]
+
+
+def _calibration(results: dict[str, Any]) -> list[str]:
+    """The reliability table and Brier score (bench/unseen_calibration.py)."""
+    rows = [
+        f"| {row['low']:.1f} to {row['high']:.1f} | {row['count']} | {row['mean_p']:.2f} | "
+        f"{row['share_offside']:.2f} |"
+        for row in results["calibration_bins"]
+    ]
+    return [
+        f"The {results['calibration_moments']} masked moments of football11's situations above "
+        "that the unseen leave undecidable, about the receiver: the verdict's probability "
+        "(P offside position, the whole-team prior included) against the share the complete "
+        "data calls offside. Brier score "
+        f"**{results['calibration_brier']:.3f}**, against "
+        f"{results['calibration_brier_base_rate']:.3f} for the share itself forecast every time "
+        "(lower is better). The prior is of one real match's formations, and football11's "
+        "are another generator's: this says how far to trust the figure, not that it is "
+        "right.",
+        "",
+        "| predicted P | moments | mean predicted | share offside |",
+        "|---|---|---|---|",
         *rows,
     ]
 
