@@ -8,7 +8,7 @@ LOWEST_LOCK := requirements-lowest.lock
 LATEST := .venv-latest
 LOWEST := .venv-lowest
 
-.PHONY: demo test test-latest test-lowest lock bench bench-update lint clean dist docs release-check
+.PHONY: demo test test-latest test-lowest lock bench bench-update bench-against lint clean dist docs release-check
 
 # What `make test` passes to pytest: nothing (every test), or a selection such as
 # PYTEST_ARGS='-k offside'.
@@ -85,6 +85,11 @@ bench: $(STAMP)
 
 bench-update: $(STAMP)
 	$(BIN)/python bench/run.py --update
+
+# The Turkey-Italy audit timed against the code before issue 21, taking turns
+# (bench/against_revision.json, shown in BENCHMARKS.md by the next bench-update).
+bench-against: $(STAMP)
+	$(BIN)/python bench/against_revision.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench tools

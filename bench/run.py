@@ -26,6 +26,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
+from against_revision import RESULTS as AGAINST_REVISION  # noqa: E402
+from against_revision import markdown as against_revision_markdown  # noqa: E402
 from audit_tracking import bench_audit, bench_audit_skillcorner  # noqa: E402
 from ball_line import bench_ball_line  # noqa: E402
 from live import bench_live  # noqa: E402
@@ -396,6 +398,9 @@ def markdown(results: dict[str, Any], raw: Path = COMMITTED[0]) -> str:
         "",
         "Why each disagreement: [docs/statsbomb-euro2020.md](docs/statsbomb-euro2020.md).",
     ]
+    if AGAINST_REVISION.is_file():
+        lines += ["", "### Against the code before issue 21", ""]
+        lines += against_revision_markdown(json.loads(AGAINST_REVISION.read_text()))
     if "oracle_moments" in results:
         lines += [
             "",

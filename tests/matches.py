@@ -45,6 +45,7 @@ def match_of(
         player_ids=np.array([f"p{k}" for k in range(n_players)]),
         player_names=(None,) * n_players,
         player_numbers=(None,) * n_players,
+        player_short_names=(None,) * n_players,
         player_teams=np.array(["h" if k < n_players // 2 else "a" for k in range(n_players)]),
         goalkeeper=np.zeros(n_players, dtype=bool),
         events=events,

@@ -56,6 +56,7 @@ class _Builder:
             player_ids=np.array([], dtype=str),
             player_names=(),
             player_numbers=(),
+            player_short_names=(),
             player_teams=np.array([], dtype=str),
             goalkeeper=np.array([], dtype=bool),
             events=events,

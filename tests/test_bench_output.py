@@ -43,3 +43,20 @@ def test_a_run_writes_to_out_unless_asked(
         assert not any(path.exists() for path in untouched)
     else:
         assert all(path.read_text() == "committed\n" for path in untouched)
+
+
+def test_the_audit_against_the_older_code_is_read_from_its_own_runs() -> None:
+    """bench/against_revision.json's medians and ratio are what its runs give: the table
+    shows figures from the runs, not typed in."""
+    import statistics
+
+    import against_revision
+
+    found = json.loads(against_revision.RESULTS.read_text(encoding="utf-8"))
+    assert len(found["before_audit_s"]) == len(found["after_audit_s"]) == found["runs"] >= 5
+    before = statistics.median(found["before_audit_s"])
+    after = statistics.median(found["after_audit_s"])
+    assert found["ratio"] == pytest.approx(after / before)
+    text = "\n".join(against_revision.markdown(found))
+    assert f"**{after / before:.2f}x**" in text
+    assert found["revision"] == against_revision.BEFORE_ISSUE_21

@@ -85,3 +85,16 @@ def test_fast_reader_equals_kloppy() -> None:
         kloppy.player_numbers,
         kloppy.attack,
     )
+
+
+def test_a_player_is_called_by_his_last_name_as_the_metadata_gives_it(
+    match: MatchTracking,
+) -> None:
+    """The short name is the data's own (issue 22): never cut from the full name."""
+    players = json.loads(MATCH_DATA.read_text())["players"]
+    last = {str(p["id"]): p["last_name"] for p in players}
+    short = dict(zip(match.player_ids.tolist(), match.player_short_names, strict=True))
+    listed = [pid for pid in short if pid in last]
+    assert len(listed) >= 22
+    assert all(short[pid] == last[pid] for pid in listed)
+    assert all(short[pid] is None for pid in short if "_anon_" in pid)

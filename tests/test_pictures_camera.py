@@ -18,9 +18,9 @@ from matplotlib.lines import Line2D
 
 import varroom
 from varroom.errors import InputError
+from varroom.formats.camera_json import camera_from_json
 from varroom.model.camera import (
     DegenerateLandmarks,
-    camera_from_json,
     fit_homography,
     homography_camera,
     look_at,

@@ -477,6 +477,8 @@ class _FramedMatch:
             if name is not None:
                 number = self.match.player_numbers[known]
                 shown = {"name": name, "goalkeeper": bool(self.match.goalkeeper[known])}
+                if self.match.player_short_names[known]:
+                    shown["short_name"] = self.match.player_short_names[known]
                 names[column] = (
                     str(self.match.player_ids[known]),
                     shown if number is None else shown | {"number": number},

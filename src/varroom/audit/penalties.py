@@ -84,6 +84,7 @@ def match_players(match: MatchTracking) -> list[Player]:
             goalkeeper=bool(match.goalkeeper[c]),
             name=match.player_names[c],
             number=match.player_numbers[c],
+            short_name=match.player_short_names[c],
         )
         for c, pid in enumerate(match.player_ids)
     ]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from statistics import NormalDist
 
+from varroom.engine.ball_line_contacts import find_contacts
 from varroom.engine.ball_line_explain import explain_ball_line
 from varroom.engine.ball_line_path import LineReach, fit_path, line_reaches
 from varroom.engine.ball_line_verdict import BallLineVerdict
@@ -46,7 +47,9 @@ def over_under(policy: Policy, margin_m: float, probability: float, on_field: bo
 def judge_ball_line(case: BallLineCase, policy: Policy = IFAB) -> BallLineVerdict:
     """The decision Laws 9.1 and 10.1 require for a ball's flight, with margin, P and reason."""
     fit = fit_path(case.track)
-    reaches = line_reaches(fit, case.pitch, case.ball_radius_m, case.noise.ball_sd_m)
+    sd = case.noise.ball_sd_m
+    contacts = find_contacts(case.track, case.ball_radius_m, sd, case.contacts)
+    reaches = line_reaches(fit, case.pitch, case.ball_radius_m, sd, contacts)
     crossed = [r for r in reaches if r.crossed_at_t_s is not None]
     # The ball is out of play from the first line it wholly crosses; else the nearest line.
     key: LineReach = (
@@ -82,6 +85,8 @@ def judge_ball_line(case: BallLineCase, policy: Policy = IFAB) -> BallLineVerdic
         probability=probability,
         peak_t_s=key.peak_t_s,
         peak_between_samples=key.peak_lag_s != 0.0,
+        peak_contact=key.at_contact,
+        contacts=contacts.found,
         ball_m=(x, y, z),
         in_goal_mouth=mouth,
         noise=case.noise,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from varroom.engine.ball_line_verdict import BallLineVerdict
-from varroom.model.ball_line import BallLineCase, BallLineDecision
+from varroom.model.ball_line import BallLineCase, BallLineDecision, ContactKind
 
 
 def millimetres(margin_m: float) -> str:
@@ -20,6 +20,15 @@ def millimetres(margin_m: float) -> str:
 
 
 _WORTH_SAYING_M = 0.0005
+
+# Where the path turned, as the reason says it.
+_AT_CONTACT = {
+    ContactKind.BOUNCE: "where it bounced",
+    ContactKind.POST: "where it came off the post",
+    ContactKind.BAR: "where it came off the bar",
+    ContactKind.PLAYER: "where a player touched it",
+    ContactKind.UNNAMED: "where its path turned",
+}
 
 
 def chance(probability: float) -> str:
@@ -64,6 +73,8 @@ def explain_ball_line(case: BallLineCase, v: BallLineVerdict) -> tuple[str, str]
 def _measured(case: BallLineCase, v: BallLineVerdict) -> str:
     """How far past the line the ball got and when, whether between samples, when first over."""
     peak = f"at its furthest, at {v.peak_t_s:.3f} s,"
+    if v.peak_contact is not None:
+        peak = f"at its furthest, {_AT_CONTACT[v.peak_contact.kind]} at {v.peak_t_s:.3f} s,"
     if v.margin_m > 0:
         text = f"{peak} its nearest point was {millimetres(v.margin_m)} past the line's outer edge"
     elif v.margin_m == 0:
@@ -71,7 +82,11 @@ def _measured(case: BallLineCase, v: BallLineVerdict) -> str:
     else:
         text = f"{peak} it was still {millimetres(v.margin_m)} short of wholly past the outer edge"
     # Worth saying only where the fitted path tells more than the samples do.
-    if v.peak_between_samples and v.margin_m - v.samples_margin_m >= _WORTH_SAYING_M:
+    if (
+        v.peak_between_samples
+        and v.peak_contact is None
+        and v.margin_m - v.samples_margin_m >= _WORTH_SAYING_M
+    ):
         t = case.track.t_s
         k = int(np.clip(np.searchsorted(t, v.peak_t_s), 1, len(t) - 1))
         side = "past" if v.samples_margin_m > 0 else "short of"

@@ -15,21 +15,22 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from statistics import NormalDist
 
 import numpy as np
 import numpy.typing as npt
 
+# A local quadratic bending more than SMOOTH_FLIGHT_MPS2 is a kick, a bounce off the frame or a
+# jump in the tracking: its vertex says nothing about the path, and only the samples count there.
+from varroom.engine.ball_line_contacts import SMOOTH_FLIGHT_MPS2, Contacts, Corner, Flight
 from varroom.law.ball_line import outer_edge_m
-from varroom.model.ball_line import BallTrack, Line
+from varroom.model.ball_line import BallTrack, Contact, Line
 from varroom.model.situation import Pitch
 
 Floats = npt.NDArray[np.float64]
 
 LINES = tuple(Line)
-# Gravity, drag and spin give a ball in flight at most about 40 m/s^2 across a line. A local
-# quadratic that needs more is a kick, a bounce off the frame or a jump in the tracking: its
-# vertex says nothing about the path, and only the samples count there.
-SMOOTH_FLIGHT_MPS2 = 60.0
+NO_CONTACTS = Contacts((), ())
 _AXES = np.array([line.axis for line in LINES])
 _SIGNS = np.array([line.sign for line in LINES])
 
@@ -45,6 +46,7 @@ class LineReach:
     se_factor: float  # the margin's standard error per metre of sample noise
     sample_margin_m: float  # the same, from the samples alone
     crossed_at_t_s: float | None  # first moment wholly over, None when never
+    at_contact: Contact | None = None  # the furthest point is the path's corner there
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -106,20 +108,32 @@ def between_samples(fit: PathFit, past: Floats) -> tuple[Floats, Floats, Floats,
 
 
 def line_reaches(
-    fit: PathFit, pitch: Pitch, ball_radius_m: float, ball_sd_m: float = 0.0
+    fit: PathFit,
+    pitch: Pitch,
+    ball_radius_m: float,
+    ball_sd_m: float = 0.0,
+    contacts: Contacts = NO_CONTACTS,
 ) -> tuple[LineReach, ...]:
     """For each boundary line: the path's furthest point past it, and when it first got there.
 
-    With noisy samples close together (`ball_sd_m` > 0, five or more within `SMOOTHING_S` of the
-    furthest point), the furthest point is read off a least-squares quadratic through them,
-    where it fits them as well as the noise allows: the largest of many noisy samples overstates
-    it.
+    No quadratic spans a contact (`engine.ball_line_contacts`): the path's corner there is a
+    candidate of its own, read off the flights either side. With noisy samples close together
+    (`ball_sd_m` > 0, five or more within `SMOOTHING_S` of the furthest point, all of one
+    flight), the furthest point is read off a least-squares quadratic through them, where it
+    fits them as well as the noise allows: the largest of many noisy samples overstates it.
+    Whatever the fit, the path got at least as far as its furthest sample less what the noise
+    could have added (`NOISE_ONE_IN`): where the samples show the ball wholly over beyond the
+    noise, no fit takes it back.
     """
     t = fit.track.t_s
     past = past_lines_m(fit.track.xyz_m, pitch, ball_radius_m)
     a, b, tau, vertex = between_samples(fit, past)
+    vertex[contacts.straddled(t)] = -np.inf
+    flight = contacts.cuts(t)
+    corners = [c for c in contacts.corners if c is not None]
     h1 = t[1:-1] - t[:-2]
     h2 = t[2:] - t[1:-1]
+    beyond_noise = ball_sd_m * NormalDist().inv_cdf(1 - NOISE_ONE_IN / len(t))
     reaches = []
     for i, line in enumerate(LINES):
         sample = int(past[:, i].argmax())
@@ -131,16 +145,95 @@ def line_reaches(
         else:
             peak = (float(past[sample, i]), float(t[sample]), 0.0, 1.0)
         crossed = _first_crossing(t, past[:, i], a[:, i], b[:, i], vertex[:, i], tau[:, i])
-        smooth = _smoothed(t, past[:, i], peak[1], ball_sd_m)
+        smooth = _smoothed(t, past[:, i], peak[1], ball_sd_m, flight)
         if smooth is not None:
             # Within the window the smoothed path says when; a crossing before it stands.
             peak, window_crossed, window_start = smooth
             if crossed is None or crossed >= window_start:
                 crossed = window_crossed
+        # A corner stands for the samples its flights were fitted on (with noise, the largest
+        # of them overstates the path); elsewhere it is a candidate beside them.
+        at_contact = None
+        for corner in corners:
+            lo, hi = corner.span_s
+            reach = _corner_reach(corner, line, pitch, ball_radius_m)
+            if lo <= peak[1] <= hi or reach[0] > peak[0]:
+                peak = (reach[0], reach[1], float(np.abs(t - reach[1]).min()), reach[2])
+                at_contact = corner.contact if reach[1] == corner.contact.t_s else None
+                if crossed is None or crossed > reach[1] or lo <= crossed <= hi:
+                    crossed = _corner_crossing(corner, line, pitch, ball_radius_m, reach[1])
+        floor = float(past[sample, i]) - beyond_noise
+        if floor > peak[0]:
+            # The path got at least as far as its furthest sample, less what the noise could
+            # have added to it: no fit takes back a ball the samples show wholly over.
+            peak, at_contact = (floor, float(t[sample]), 0.0, 1.0), None
+            crossed = float(t[int(np.argmax(past[:, i] > beyond_noise))])
         reaches.append(
-            LineReach(line, *peak, float(past[sample, i]), crossed if peak[0] > 0 else None)
+            LineReach(
+                line,
+                *peak,
+                float(past[sample, i]),
+                crossed if peak[0] > 0 else None,
+                at_contact,
+            )
         )
     return tuple(reaches)
+
+
+# "Beyond the noise": a sample past the line by more than the noise puts the largest of the
+# track's samples there once in this many tracks.
+NOISE_ONE_IN = 0.001
+
+
+def _past(flight: Flight, line: Line, pitch: Pitch, ball_radius_m: float) -> Floats:
+    """A flight's quadratic in how far the ball is past `line` (c0, c1, c2 in tau)."""
+    coef = line.sign * flight.coef[line.axis]
+    return np.array(
+        [coef[0] - outer_edge_m(line, pitch) - ball_radius_m, coef[1], coef[2]], dtype=np.float64
+    )
+
+
+def _corner_reach(
+    corner: Corner, line: Line, pitch: Pitch, ball_radius_m: float
+) -> tuple[float, float, float]:
+    """The furthest the path gets past `line` over a corner's two flights: the corner itself,
+    or the peak of either flight within its samples where it turns before the contact (value,
+    time, standard error per metre of noise)."""
+    at = corner.contact.t_s
+    best = (
+        float(past_lines_m(corner.xyz_m[None], pitch, ball_radius_m)[0, LINES.index(line)]),
+        at,
+        corner.se_factor,
+    )
+    for flight, (lo, hi) in (
+        (corner.before, (corner.before.from_s, 0.0)),
+        (corner.after, (0.0, corner.after.to_s)),
+    ):
+        c0, c1, c2 = _past(flight, line, pitch, ball_radius_m)
+        if c2 >= 0:
+            continue
+        vertex = -c1 / (2 * c2)
+        if lo < vertex < hi and abs(vertex) > 1e-9:
+            value = float(c0 + c1 * vertex + c2 * vertex * vertex)
+            if value > best[0]:
+                best = (value, at + float(vertex), flight.se_factor(float(vertex)))
+    return best
+
+
+def _corner_crossing(
+    corner: Corner, line: Line, pitch: Pitch, ball_radius_m: float, peak_s: float
+) -> float:
+    """When the path into a corner's furthest point first got wholly over: the rising root of
+    the flight it lies on, or the start of that flight's samples where it was over all of it."""
+    at = corner.contact.t_s
+    flight = corner.before if peak_s <= at else corner.after
+    c0, c1, c2 = _past(flight, line, pitch, ball_radius_m)
+    lo, hi = flight.from_s, peak_s - at
+    if c0 + c1 * lo + c2 * lo * lo > 0:
+        return at + lo
+    roots = np.roots([c2, c1, c0]) if abs(c2) > 1e-15 else np.array([-c0 / c1] if c1 else [])
+    real = [float(r.real) for r in roots if abs(r.imag) < 1e-12 and lo <= r.real <= hi]
+    return at + (min(real) if real else hi)
 
 
 # Half the window of the least-squares fit: 2 cm of travel at 1 m/s, 40 cm at 20 m/s; over it
@@ -149,18 +242,20 @@ SMOOTHING_S = 0.02
 
 
 def _smoothed(
-    t: Floats, past: Floats, centre_s: float, sd_m: float
+    t: Floats, past: Floats, centre_s: float, sd_m: float, flight: npt.NDArray[np.intp]
 ) -> tuple[tuple[float, float, float, float], float | None, float] | None:
     """The furthest point (value, time, lag from the nearest sample, standard error per metre of
     noise), the first moment past the line in the window and the window's start, from a
-    least-squares quadratic through the samples within about `SMOOTHING_S` of `centre_s`; None
-    where there are fewer than five, no noise, or the quadratic fits worse than the noise allows (a
-    kick, a bounce: a corner in the path)."""
+    least-squares quadratic through the samples within about `SMOOTHING_S` of `centre_s` and
+    of its flight (`flight`: each sample's, between contacts); None where there are fewer than
+    five, no noise, the quadratic fits worse than the noise allows (a corner nobody found), or
+    its furthest point lies past the samples' own by more than its standard error."""
     # The window by sample count, not by time: the same samples whatever the clock's origin
     # (the micro-step keeps a whole number of intervals whole when the clock's rounding nicks it).
     reach = int(np.floor(SMOOTHING_S / float(np.median(np.diff(t))) + 1e-6))
     middle = int(np.abs(t - centre_s).argmin())
-    inside = slice(max(middle - reach, 0), middle + reach + 1)
+    same = np.flatnonzero(flight == flight[middle])
+    inside = slice(max(middle - reach, int(same[0])), min(middle + reach, int(same[-1])) + 1)
     n = len(t[inside])
     if sd_m <= 0 or n < 5:
         return None
@@ -185,6 +280,8 @@ def _smoothed(
     best = min((x for x, v in zip(candidates, values, strict=True) if v >= value - 1e-12), key=abs)
     e = np.array([1.0, best / scale, (best / scale) ** 2])
     factor = math.sqrt(float(e @ np.linalg.solve(design.T @ design, e)))
+    if value > float(past[inside].max()) + factor * sd_m:
+        return None
     when = centre_s + best
     lag = float(np.min(np.abs(t - when)))
     crossed = None

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from varroom.model.ball_line import BallLineDecision, BallNoise, Line
+from varroom.model.ball_line import BallLineDecision, BallNoise, Contact, Line
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +25,10 @@ class BallLineVerdict:
     ball_m: tuple[float, float, float]  # the centre where it first was wholly over, else at peak
     in_goal_mouth: bool  # there, between the posts and under the crossbar (Law 10.1)
     noise: BallNoise
+    # The contact the furthest point is the path's corner at (a bounce, the bar), if any, and
+    # every contact the path was fitted around (given by the file or found in the track).
+    peak_contact: Contact | None = None
+    contacts: tuple[Contact, ...] = ()
     policy: str = "ifab"
     policy_outcomes: Mapping[str, BallLineDecision] = field(default_factory=dict)
     on_field_decision: str | None = None
@@ -51,6 +55,8 @@ class BallLineVerdict:
             "probability": round(self.probability, 4),
             "peak_t": round(self.peak_t_s, 4),
             "peak_between_samples": self.peak_between_samples,
+            "peak_contact": None if self.peak_contact is None else _contact(self.peak_contact),
+            "contacts": [_contact(c) for c in self.contacts],
             "ball_m": [round(v, 4) for v in self.ball_m],
             "in_goal_mouth": self.in_goal_mouth,
             "policy": self.policy,
@@ -61,3 +67,7 @@ class BallLineVerdict:
             "law": self.law,
             "noise": {"source": self.noise.source.value, "ball_sd_m": self.noise.ball_sd_m},
         }
+
+
+def _contact(contact: Contact) -> dict[str, Any]:
+    return {"t": round(contact.t_s, 4), "kind": contact.kind.value, "given": contact.given}

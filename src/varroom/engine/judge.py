@@ -186,7 +186,7 @@ class _SituationJudgements:
                 key = last
                 if key is not None:
                     first.setdefault(key.index, (fact.player, index))
-                if involved(fact.player, index, False, _where(touch, fact.player)):
+                if involved(fact.player, index, False, _where(touch, fact)):
                     return True
             return False
 
@@ -328,9 +328,12 @@ def _step(touch: Touch, index: int, effect: Effect) -> Step:
     return Step(index, touch.player, touch.action.value, effect, touch.t_s, touch.ball_m)
 
 
-def _where(touch: Touch, player: str) -> tuple[float, float]:
-    """Where an interference happened: the player's own spot, else the ball's."""
-    position = touch.positions.get(player)
+def _where(touch: Touch, fact: Fact) -> tuple[float, float]:
+    """Where an interference happened: where the data puts him then, else his spot at the
+    touch, else the ball's."""
+    if fact.at_m is not None:
+        return fact.at_m
+    position = touch.positions.get(fact.player)
     if position is None:
         return touch.ball_m[0], touch.ball_m[1]
     return position.x_m, position.y_m

@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Callable
 
 import numpy as np
 
 from varroom.engine.penalty_explain import explain_penalty
 from varroom.engine.penalty_verdict import (
+    ENCROACHING,
     KICKER_OFFENCE,
     Measure,
     OffenceKind,
@@ -30,11 +32,13 @@ from varroom.engine.penalty_verdict import (
 from varroom.engine.policy import IFAB, STANDARD_POLICIES, Policy, PolicyKind
 from varroom.law.penalty import (
     FOOT_PARTS,
+    KICKERS_KEEPER_ZONES,
     ZONES,
     Card,
     Decision,
     Offender,
     Row,
+    Zone,
     backward_kick_margin_m,
     ball_on_mark_margin_m,
     encroachment_counts,
@@ -42,6 +46,7 @@ from varroom.law.penalty import (
     goal_line_depth_m,
     keeper_foot_margins_m,
     keeper_posts_margin_m,
+    kickers_keeper_margins_m,
     outcome,
 )
 from varroom.model.penalty import EncroachPoint, PenaltyKick, PenaltySettings
@@ -163,26 +168,60 @@ class _Measured:
         )
 
     def _others(self) -> None:
-        """Law 14.1, other players: all their points at once, then each player's worst."""
+        """Law 14.1, other players, and in kicks from the penalty mark the kicker's own
+        goalkeeper, who has a place of his own (Law 10.3)."""
         kick = self.kick
         others = [pid for pid in kick.positions if pid not in (kick.kicker, self.keeper)]
-        if not others:
+        own_keepers = [
+            pid
+            for pid in others
+            if kick.facts.shootout and kick.is_attacker(pid) and kick.players[pid].goalkeeper
+        ]
+
+        def keepers_place(x_m: np.ndarray, y_m: np.ndarray) -> np.ndarray:
+            return kickers_keeper_margins_m(
+                x_m, y_m, kick.attack_direction, kick.pitch, kick.line_width_m, self.settings
+            )
+
+        def zones(x_m: np.ndarray, y_m: np.ndarray) -> np.ndarray:
+            return encroachment_margins_m(
+                x_m, y_m, kick.attack_direction, kick.pitch, self.settings
+            )
+
+        self._encroachers(
+            own_keepers,
+            keepers_place,
+            KICKERS_KEEPER_ZONES,
+            OffenceKind.KICKERS_GOALKEEPER_OUT_OF_PLACE,
+        )
+        others = [p for p in others if p not in own_keepers]
+        self._encroachers(others, zones, ZONES, OffenceKind.ENCROACHMENT)
+
+    def _encroachers(
+        self,
+        players: list[str],
+        margins_m: Callable[[np.ndarray, np.ndarray], np.ndarray],
+        zones: tuple[Zone, ...],
+        what: OffenceKind,
+    ) -> None:
+        """All their points at once against `margins_m` (one column per zone), then each
+        player's worst."""
+        if not players:
             return
+        kick = self.kick
         xs: list[float] = []
         ys: list[float] = []
         starts: list[int] = []
-        for pid in others:
+        for pid in players:
             starts.append(len(xs))
             for x, y in _points(kick.positions[pid], self.settings):
                 xs.append(x)
                 ys.append(y)
-        margins = encroachment_margins_m(
-            np.array(xs), np.array(ys), kick.attack_direction, kick.pitch, self.settings
-        )
+        margins = margins_m(np.array(xs), np.array(ys))
         per_player = np.maximum.reduceat(margins, starts, axis=0)
         worst = per_player.max(axis=1)
         for i in np.flatnonzero(worst > _FLOAT_NOISE_M):
-            pid = others[i]
+            pid = players[i]
             position = kick.positions[pid]
             attacking = kick.is_attacker(pid)
             measure = self._measure(
@@ -191,12 +230,12 @@ class _Measured:
             self._add(
                 PenaltyOffence(
                     pid,
-                    OffenceKind.ENCROACHMENT,
+                    what,
                     Offender.KICKERS_TEAM_MATE if attacking else Offender.KEEPERS_TEAM_MATE,
                     measure=measure,
                     zones=tuple(
                         (z, float(m))
-                        for z, m in zip(ZONES, per_player[i], strict=True)
+                        for z, m in zip(zones, per_player[i], strict=True)
                         if m > _FLOAT_NOISE_M
                     ),
                 )
@@ -239,7 +278,7 @@ class _Measured:
         seen = [o for o in self.candidates if o.measure is None or called(policy, o.measure)]
 
         def counts(o: PenaltyOffence) -> bool:
-            if o.what is not OffenceKind.ENCROACHMENT:
+            if o.what not in ENCROACHING:
                 return True
             return encroachment_counts(kick.is_attacker(o.player), o.player, facts, settings)
 

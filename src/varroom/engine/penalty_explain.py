@@ -5,7 +5,12 @@ from __future__ import annotations
 import dataclasses
 
 from varroom.engine.explain import distance
-from varroom.engine.penalty_verdict import OffenceKind, PenaltyOffence, PenaltyVerdict
+from varroom.engine.penalty_verdict import (
+    ENCROACHING,
+    OffenceKind,
+    PenaltyOffence,
+    PenaltyVerdict,
+)
 from varroom.law.penalty import Decision, Offender, Row, Zone
 from varroom.model.penalty import DoubleTouch, KickResult, PenaltyKick
 
@@ -22,6 +27,7 @@ _ZONE = {
     Zone.ARC: "within 9.15 m of the mark",
     Zone.IN_FRONT_OF_MARK: "in front of the penalty mark",
     Zone.OFF_FIELD: "off the field",
+    Zone.AWAY_FROM_PLACE: "outside his place",
 }
 
 # What the referee says an offence was, in the announcement.
@@ -92,15 +98,22 @@ class _Explainer:
         )
 
     def offence(self, o: PenaltyOffence) -> str:
-        if o.what is OffenceKind.ENCROACHMENT:
+        if o.what in ENCROACHING:
             assert o.measure is not None
-            side = (
-                "the kicker's team-mate"
-                if self.k.is_attacker(o.player)
-                else "the goalkeeper's team-mate"
-            )
+            if o.what is OffenceKind.KICKERS_GOALKEEPER_OUT_OF_PLACE:
+                side = "the kicker's goalkeeper"
+            elif self.k.is_attacker(o.player):
+                side = "the kicker's team-mate"
+            else:
+                side = "the goalkeeper's team-mate"
             where = " and ".join(f"{distance(m)} {_ZONE[z]}" for z, m in o.zones)
             text = f"{self.name(o.player)} ({side}) was {where} at the kick"
+            if o.what is OffenceKind.KICKERS_GOALKEEPER_OUT_OF_PLACE:
+                text += (
+                    "; in kicks from the penalty mark he stays on the field, outside the "
+                    "penalty area, on the goal line where it meets the penalty-area line "
+                    "(Law 10.3)"
+                )
             if not o.penalised:
                 text += self.unpenalised_encroachment(o)
             return text
@@ -195,6 +208,8 @@ class _Explainer:
             o = penalised[0]
             if v.row is Row.BOTH_TEAMS:
                 why = "players of both teams offended before the kick"
+            elif o.what is OffenceKind.KICKERS_GOALKEEPER_OUT_OF_PLACE:
+                why = f"{self.name(o.player)}, the kicker's goalkeeper, was out of his place"
             elif o.what is OffenceKind.ENCROACHMENT:
                 team = self.k.players[o.player].team
                 why = f"{self.name(o.player)} ({team}) encroached before the kick"

@@ -23,12 +23,18 @@ class OffenceKind(Enum):
     GOALKEEPER_NOT_FACING_KICKER = "goalkeeper_not_facing_kicker"
     GOALKEEPER_TOUCHING_FRAME = "goalkeeper_touching_frame"
     ENCROACHMENT = "encroachment"
+    # Kicks from the penalty mark: the kicker's goalkeeper not where Law 10.3 puts him.
+    KICKERS_GOALKEEPER_OUT_OF_PLACE = "kickers_goalkeeper_out_of_place"
     BALL_NOT_ON_MARK = "ball_not_on_mark"
     BACKWARD_KICK = "backward_kick"
     WRONG_KICKER = "wrong_kicker"
     FEINT_AFTER_RUN_UP = "feint_after_run_up"
     DOUBLE_TOUCH = "double_touch"
 
+
+# A player other than the kicker and the defending goalkeeper where he must not be: Law 14.2
+# penalises it as an encroachment (only if it mattered, under the 24/25 rule).
+ENCROACHING = frozenset({OffenceKind.ENCROACHMENT, OffenceKind.KICKERS_GOALKEEPER_OUT_OF_PLACE})
 
 KICKER_OFFENCE = {
     OffenceKind.WRONG_KICKER: KickerOffence.WRONG_KICKER,

@@ -17,6 +17,8 @@ from varroom.model.ball_line import (
     BallNoise,
     BallTrack,
     BallTrackingSource,
+    Contact,
+    ContactKind,
     Goal,
 )
 from varroom.model.measures import BALL_RADIUS_M
@@ -60,6 +62,8 @@ def ball_line_to_dict(case: BallLineCase) -> dict[str, Any]:
     }
     if case.on_field_decision is not None:
         data["on_field"] = {"decision": case.on_field_decision}
+    if case.contacts:
+        data["contacts"] = [{"t": c.t_s, "kind": c.kind.value} for c in case.contacts]
     return data
 
 
@@ -83,14 +87,38 @@ class _Reader(JsonReader):
             noise=self.noise(root.get("noise"), track),
             on_field_decision=decision,
             meta=dict(self.object(root.get("meta", {}), "$.meta")),
+            contacts=self.contacts(root.get("contacts", []), track),
         )
 
-    def pitch(self, value: Any) -> Pitch:
-        obj, default = self.object({} if value is None else value, "$.pitch"), Pitch()
-        return Pitch(
-            length_m=self.positive(obj.get("length", default.length_m), "$.pitch.length"),
-            width_m=self.positive(obj.get("width", default.width_m), "$.pitch.width"),
-        )
+    def contacts(self, value: Any, track: BallTrack) -> tuple[Contact, ...]:
+        """`contacts`: what the ball met and when, within the track, in time order (a
+        contact names what the tracking saw; `unnamed` is varroom's, for one it finds)."""
+        named = [kind for kind in ContactKind if kind is not ContactKind.UNNAMED]
+        out: list[Contact] = []
+        for i, item in enumerate(self.array(value, "$.contacts")):
+            where = f"$.contacts[{i}]"
+            obj = self.object(item, where)
+            t_s = self.number(self.required(obj, "t", where), f"{where}.t")
+            kind = self.choice(ContactKind, self.required(obj, "kind", where), f"{where}.kind")
+            if kind not in named:
+                raise self.fail(
+                    f"{where}.kind",
+                    f"expected one of {', '.join(k.value for k in named)}, got {kind.value!r}",
+                )
+            first, last = float(track.t_s[0]), float(track.t_s[-1])
+            if not first < t_s < last:
+                raise self.fail(
+                    f"{where}.t",
+                    f"{t_s:g} s is not inside the track ({first:g} s to {last:g} s): a contact "
+                    "joins two flights the track holds",
+                )
+            if out and t_s <= out[-1].t_s:
+                raise self.fail(
+                    f"{where}.t",
+                    f"contacts in time order: {t_s:g} s is not after {out[-1].t_s:g} s",
+                )
+            out.append(Contact(t_s, kind))
+        return tuple(out)
 
     def goal(self, value: Any) -> Goal:
         obj, default = self.object({} if value is None else value, "$.goal"), Goal()

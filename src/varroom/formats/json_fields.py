@@ -8,8 +8,14 @@ from enum import Enum
 from typing import Any, TypeVar
 
 from varroom.errors import InputError
+from varroom.model.situation import Pitch
+from varroom.model.view import AROUND_PITCH_M
 
 E = TypeVar("E", bound=Enum)
+
+# Tracking puts players metres beyond a line (a run behind the goal, a throw-in taken from
+# the track, a celebration); nobody takes part in play farther out than this.
+OUTSIDE_PITCH_LIMIT_M = AROUND_PITCH_M
 
 
 class JsonReader:
@@ -86,6 +92,28 @@ class JsonReader:
             return enum(value)
         except ValueError:
             raise self.fail(where, f"unknown value {value!r}; expected one of {allowed}") from None
+
+    def pitch(self, value: Any) -> Pitch:
+        """`$.pitch` (the Law 1 default where it is absent). Every position of the file is
+        then checked against this pitch, passed on, never a reader's state."""
+        if value is None:
+            return Pitch()
+        obj = self.object(value, "$.pitch")
+        default = Pitch()
+        return Pitch(
+            length_m=self.positive(obj.get("length", default.length_m), "$.pitch.length"),
+            width_m=self.positive(obj.get("width", default.width_m), "$.pitch.width"),
+        )
+
+    def on_the_pitch(self, x_m: float, y_m: float, pitch: Pitch, where: str, what: str) -> None:
+        beyond = max(abs(x_m) - pitch.half_length_m, abs(y_m) - pitch.half_width_m)
+        if beyond > OUTSIDE_PITCH_LIMIT_M:
+            raise self.fail(
+                where,
+                f"{what} at ({x_m:g}, {y_m:g}) is {beyond:.1f} m outside the "
+                f"{pitch.length_m:g} x {pitch.width_m:g} m pitch (more than "
+                f"{OUTSIDE_PITCH_LIMIT_M:g} m is not football)",
+            )
 
     def point(self, value: Any, where: str, sizes: tuple[int, ...]) -> tuple[float, ...]:
         items = self.array(value, where)

@@ -58,9 +58,12 @@ class _PenaltyReader(SituationReader):
             attacking_team,
         )
         ball = self.point(self.required(kick, "ball", "$.kick"), "$.kick.ball", (2, 3))
+        self.on_the_pitch(ball[0], ball[1], pitch, "$.kick.ball", "the ball")
         positions_obj = self.object(self.required(root, "positions", "$"), "$.positions")
         positions = {
-            self.player_ref(pid, "$.positions", players): self.position(pos, f"$.positions.{pid}")
+            self.player_ref(pid, "$.positions", players): self.position(
+                pos, f"$.positions.{pid}", pitch
+            )
             for pid, pos in positions_obj.items()
         }
         after = root.get("ball_after")

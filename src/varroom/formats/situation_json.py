@@ -3,7 +3,7 @@
 Every fault is an `InputError` naming the file and the JSON path of the fault, so that
 the command line can print one line and exit 2. Extra keys are ignored, as the format says.
 Impossible input is a fault too (docs/formats/situation-1.1.md): a position or a ball more
-than `OUTSIDE_PITCH_LIMIT_M` outside the pitch, a player listed twice at one touch, a body
+than `json_fields.OUTSIDE_PITCH_LIMIT_M` outside the pitch, a player listed twice at one touch, a body
 part farther than `PART_REACH_M` from its player's tracked point, more players of a team in
 view than it has on the pitch.
 """
@@ -14,9 +14,9 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from varroom.formats.camera_json import camera_from_json
 from varroom.formats.json_fields import JsonReader, kind_of
 from varroom.formats.json_text import FileReader, TextReader, file_reader, text_reader
-from varroom.model.camera import camera_from_json
 from varroom.model.noise import NOISE_DEFAULTS, NoiseModel, Tracking, TrackingSource
 from varroom.model.situation import (
     FULL_TEAM,
@@ -34,11 +34,8 @@ from varroom.model.situation import (
     Touch,
     action_without_player,
 )
-from varroom.model.view import AROUND_PITCH_M, View
+from varroom.model.view import View
 
-# Tracking puts players metres beyond a line (a run behind the goal, a throw-in taken from
-# the track, a celebration); nobody takes part in play farther out than this.
-OUTSIDE_PITCH_LIMIT_M = AROUND_PITCH_M
 # A body part is within a stretched leg or a header's lean of the player's tracked point.
 PART_REACH_M = 2.5
 # Law 3: a match does not start or continue with fewer than seven players a side.
@@ -64,8 +61,6 @@ parse_situation: TextReader[Situation] = text_reader(situation_from_dict, "situa
 class SituationReader(JsonReader):
     """Checks and builds a situation's parts; other formats with players and positions extend it."""
 
-    pitch_size = Pitch()  # the situation's pitch, once read: positions are checked against it
-
     def player_ref(self, value: Any, where: str, players: Mapping[str, Player]) -> str:
         player_id = self.string(value, where)
         if player_id not in players:
@@ -83,8 +78,7 @@ class SituationReader(JsonReader):
         if version >= ATTACK_REQUIRED_FROM:
             self.required(root, "attack", "$")
         attacking_team, direction = self.attack(root.get("attack"), teams)
-        self.pitch_size = pitch
-        touches = self.touches(self.required(root, "touches", "$"), players)
+        touches = self.touches(self.required(root, "touches", "$"), players, pitch)
         team_sizes = self.team_sizes(root.get("team_sizes"), teams)
         self.check_team_sizes(touches, players, team_sizes)
         on_field = root.get("on_field")
@@ -166,16 +160,6 @@ class SituationReader(JsonReader):
             )
         return Tracking(source, NoiseModel(**{**_fields(base), **figures}))
 
-    def pitch(self, value: Any) -> Pitch:
-        if value is None:
-            return Pitch()
-        obj = self.object(value, "$.pitch")
-        default = Pitch()
-        return Pitch(
-            length_m=self.positive(obj.get("length", default.length_m), "$.pitch.length"),
-            width_m=self.positive(obj.get("width", default.width_m), "$.pitch.width"),
-        )
-
     def players(self, value: Any) -> dict[str, Player]:
         items = self.array(value, "$.players")
         if not items:
@@ -192,13 +176,14 @@ class SituationReader(JsonReader):
                 raise self.fail(
                     f"{where}.number", f"expected a whole number, got {kind_of(number)}"
                 )
-            name = obj.get("name")
+            name, short = obj.get("name"), obj.get("short_name")
             players[player_id] = Player(
                 id=player_id,
                 team=self.string(self.required(obj, "team", where), f"{where}.team"),
                 goalkeeper=self.boolean(obj.get("goalkeeper", False), f"{where}.goalkeeper"),
                 name=None if name is None else self.string(name, f"{where}.name"),
                 number=number,
+                short_name=None if short is None else self.string(short, f"{where}.short_name"),
             )
         return players
 
@@ -218,13 +203,13 @@ class SituationReader(JsonReader):
             raise self.fail("$.attack.team", f"unknown team {team!r}; teams are {', '.join(teams)}")
         return team, self.choice(Direction, obj.get("towards", "+x"), "$.attack.towards")
 
-    def touches(self, value: Any, players: Mapping[str, Player]) -> tuple[Touch, ...]:
+    def touches(self, value: Any, players: Mapping[str, Player], pitch: Pitch) -> tuple[Touch, ...]:
         items = self.array(value, "$.touches")
         if not items:
             raise self.fail("$.touches", "no touches")
         touches: list[Touch] = []
         for i, item in enumerate(items):
-            touch = self.touch(item, f"$.touches[{i}]", players)
+            touch = self.touch(item, f"$.touches[{i}]", players, pitch)
             if touches and touch.t_s < touches[-1].t_s:
                 raise self.fail(
                     f"$.touches[{i}].t",
@@ -241,7 +226,7 @@ class SituationReader(JsonReader):
             touches.append(touch)
         return tuple(touches)
 
-    def touch(self, value: Any, where: str, players: Mapping[str, Player]) -> Touch:
+    def touch(self, value: Any, where: str, players: Mapping[str, Player], pitch: Pitch) -> Touch:
         obj = self.object(value, where)
         t_s = self.number(self.required(obj, "t", where), f"{where}.t")
         action = self.choice(Action, self.required(obj, "action", where), f"{where}.action")
@@ -256,18 +241,18 @@ class SituationReader(JsonReader):
         else:
             player = self.player_ref(player, f"{where}.player", players)
         ball = self.point(self.required(obj, "ball", where), f"{where}.ball", (2, 3))
-        self.on_the_pitch(ball[0], ball[1], f"{where}.ball", "the ball")
+        self.on_the_pitch(ball[0], ball[1], pitch, f"{where}.ball", "the ball")
         positions_obj = self.object(self.required(obj, "positions", where), f"{where}.positions")
         for pid in getattr(positions_obj, "duplicates", ()):
             raise self.fail(f"{where}.positions.{pid}", "a player listed twice: in two places")
         positions = {
             self.player_ref(pid, f"{where}.positions", players): self.position(
-                pos, f"{where}.positions.{pid}"
+                pos, f"{where}.positions.{pid}", pitch
             )
             for pid, pos in positions_obj.items()
         }
         involvement = tuple(
-            self.involvement(item, f"{where}.involvement[{k}]", players)
+            self.involvement(item, f"{where}.involvement[{k}]", players, pitch)
             for k, item in enumerate(self.array(obj.get("involvement", []), f"{where}.involvement"))
         )
         return Touch(
@@ -294,18 +279,7 @@ class SituationReader(JsonReader):
             area.append((x_m, y_m))
         return View(tuple(area))
 
-    def on_the_pitch(self, x_m: float, y_m: float, where: str, what: str) -> None:
-        pitch = self.pitch_size
-        beyond = max(abs(x_m) - pitch.half_length_m, abs(y_m) - pitch.half_width_m)
-        if beyond > OUTSIDE_PITCH_LIMIT_M:
-            raise self.fail(
-                where,
-                f"{what} at ({x_m:g}, {y_m:g}) is {beyond:.1f} m outside the "
-                f"{pitch.length_m:g} x {pitch.width_m:g} m pitch (more than "
-                f"{OUTSIDE_PITCH_LIMIT_M:g} m is not football)",
-            )
-
-    def position(self, value: Any, where: str) -> Position:
+    def position(self, value: Any, where: str, pitch: Pitch) -> Position:
         obj = self.object(value, where)
         parts_obj = self.object(obj.get("parts", {}), f"{where}.parts")
         parts = tuple(
@@ -314,7 +288,7 @@ class SituationReader(JsonReader):
         off_field = obj.get("off_field")
         x_m = self.number(self.required(obj, "x", where), f"{where}.x")
         y_m = self.number(self.required(obj, "y", where), f"{where}.y")
-        self.on_the_pitch(x_m, y_m, where, "the player")
+        self.on_the_pitch(x_m, y_m, pitch, where, "the player")
         for part in parts:
             apart = math.hypot(part.x_m - x_m, 0.0 if part.y_m is None else part.y_m - y_m)
             if apart > PART_REACH_M:
@@ -340,12 +314,20 @@ class SituationReader(JsonReader):
             return Part(part, xyz[0], xyz[1], xyz[2] if len(xyz) == 3 else None)
         return Part(part, self.number(value, where))
 
-    def involvement(self, value: Any, where: str, players: Mapping[str, Player]) -> Involvement:
+    def involvement(
+        self, value: Any, where: str, players: Mapping[str, Player], pitch: Pitch
+    ) -> Involvement:
         obj = self.object(value, where)
+        at = None
+        if obj.get("at") is not None:
+            x_m, y_m = self.point(obj["at"], f"{where}.at", (2,))
+            self.on_the_pitch(x_m, y_m, pitch, f"{where}.at", "the player")
+            at = (x_m, y_m)
         return Involvement(
             player=self.player_ref(self.required(obj, "player", where), f"{where}.player", players),
             kind=self.choice(InvolvementKind, self.required(obj, "kind", where), f"{where}.kind"),
             t_s=None if obj.get("t") is None else self.number(obj["t"], f"{where}.t"),
+            at_m=at,
         )
 
 
@@ -375,6 +357,8 @@ def player_dict(player: Player) -> dict[str, Any]:
         out["name"] = player.name
     if player.number is not None:
         out["number"] = int(player.number)  # a match's players may carry numpy integers
+    if player.short_name:
+        out["short_name"] = player.short_name
     return out
 
 
@@ -388,7 +372,9 @@ def _touch_dict(touch: Touch) -> dict[str, Any]:
     }
     if touch.involvement:
         out["involvement"] = [
-            {"player": i.player, "kind": i.kind.value} | ({} if i.t_s is None else {"t": i.t_s})
+            {"player": i.player, "kind": i.kind.value}
+            | ({} if i.t_s is None else {"t": i.t_s})
+            | ({} if i.at_m is None else {"at": list(i.at_m)})
             for i in touch.involvement
         ]
     if any(touch.ball_v_mps):

@@ -45,9 +45,14 @@ class Zone(Enum):
     ARC = "arc"  # within 9.15 m of the mark
     IN_FRONT_OF_MARK = "in_front_of_mark"
     OFF_FIELD = "off_field"
+    # Kicks from the penalty mark: the kicker's goalkeeper away from his place (Law 10.3).
+    AWAY_FROM_PLACE = "away_from_place"
 
 
-ZONES = tuple(Zone)
+# Where another player must not be at a penalty kick (Law 14.1), and where the kicker's own
+# goalkeeper must not be in kicks from the penalty mark (Law 10.3), as margin columns.
+ZONES = (Zone.PENALTY_AREA, Zone.ARC, Zone.IN_FRONT_OF_MARK, Zone.OFF_FIELD)
+KICKERS_KEEPER_ZONES = (Zone.PENALTY_AREA, Zone.OFF_FIELD, Zone.AWAY_FROM_PLACE)
 
 
 class Offender(Enum):
@@ -167,6 +172,36 @@ def encroachment_margins_m(
     in_front = depth - mark_depth
     off_field = np.maximum(depth - half, np.abs(y_m) - pitch.half_width_m)
     return np.stack([in_area, in_arc, in_front, off_field], axis=-1)
+
+
+def kickers_keeper_margins_m(
+    x_m: Floats,
+    y_m: Floats,
+    direction: Direction,
+    pitch: Pitch,
+    line_width_m: float,
+    settings: PenaltySettings,
+) -> Floats:
+    """Law 10.3, kicks from the penalty mark: the goalkeeper of the kicker remains on the field
+    of play, outside the penalty area, on the goal line where it meets the penalty-area
+    boundary line. Points (N,) in, margins (N, 3) out, one column per `KICKERS_KEEPER_ZONES`
+    entry: how far inside the area, off the field, and farther than
+    `settings.kickers_keeper_place_m` from the nearer meeting of those lines. The Law puts him
+    where the lines meet, so the area's line is his place too: he is inside the area only
+    beyond its inner edge."""
+    depth = direction.sign * x_m
+    half = pitch.half_length_m
+    inner = PENALTY_AREA_HALF_WIDTH_M - line_width_m
+    in_area = np.minimum(
+        np.minimum(depth - (half - PENALTY_AREA_DEPTH_M + line_width_m), inner - np.abs(y_m)),
+        half - depth,
+    )
+    off_field = np.maximum(depth - half, np.abs(y_m) - pitch.half_width_m)
+    away = (
+        np.hypot(half - depth, np.abs(y_m) - PENALTY_AREA_HALF_WIDTH_M)
+        - settings.kickers_keeper_place_m
+    )
+    return np.stack([in_area, off_field, away], axis=-1)
 
 
 def backward_kick_margin_m(

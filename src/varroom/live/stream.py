@@ -225,6 +225,12 @@ class StreamReader:
         )
 
 
+def _text(entry: Any, key: str) -> str | None:
+    """A header's display field: a name that is not text is no name, never a fault."""
+    value = entry.get(key)
+    return value if isinstance(value, str) else None
+
+
 def _period(reader: JsonReader, obj: Any) -> int:
     value = reader.required(obj, "period", "$")
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -234,11 +240,7 @@ def _period(reader: JsonReader, obj: Any) -> int:
 
 def _header(reader: JsonReader, obj: Any) -> Header:
     fps = reader.positive(reader.required(obj, "fps", "$"), "$.fps")
-    pitch_obj = reader.object(obj.get("pitch", {}), "$.pitch")
-    pitch = Pitch(
-        reader.positive(pitch_obj.get("length", 105.0), "$.pitch.length"),
-        reader.positive(pitch_obj.get("width", 68.0), "$.pitch.width"),
-    )
+    pitch = reader.pitch(obj.get("pitch"))
     players = []
     seen: set[str] = set()
     for k, item in enumerate(reader.array(reader.required(obj, "players", "$"), "$.players")):
@@ -254,8 +256,9 @@ def _header(reader: JsonReader, obj: Any) -> Header:
                 id=pid,
                 team=reader.string(reader.required(entry, "team", where), f"{where}.team"),
                 goalkeeper=reader.boolean(entry.get("goalkeeper", False), f"{where}.goalkeeper"),
-                name=entry.get("name") if isinstance(entry.get("name"), str) else None,
+                name=_text(entry, "name"),
                 number=number if isinstance(number, int) and not isinstance(number, bool) else None,
+                short_name=_text(entry, "short_name"),
             )
         )
     team_ids = list(dict.fromkeys(p.team for p in players))
@@ -316,6 +319,8 @@ def header_line(match: MatchTracking) -> str:
             entry["name"] = match.player_names[c]
         if match.player_numbers[c] is not None:
             entry["number"] = match.player_numbers[c]
+        if match.player_short_names[c]:
+            entry["short_name"] = match.player_short_names[c]
         players.append(entry)
     home, away = match.teams
     return _dumps(

@@ -59,6 +59,7 @@ class Template:
         self.goalkeeper = np.array([p.goalkeeper for p in players], dtype=bool)
         self.names = tuple(p.name for p in players)
         self.numbers = tuple(p.number for p in players)
+        self.short_names = tuple(p.short_name for p in players)
 
     def match(
         self, window: Window, lo: int, hi: int, events: tuple[MatchEvent, ...] = ()
@@ -80,6 +81,7 @@ class Template:
             player_ids=self.ids,
             player_names=self.names,
             player_numbers=self.numbers,
+            player_short_names=self.short_names,
             player_teams=self.player_teams,
             goalkeeper=self.goalkeeper,
             events=events,

@@ -55,6 +55,7 @@ def assemble(
         player_ids=np.array([player.id for player in players], dtype=np.str_),
         player_names=tuple(player.name for player in players),
         player_numbers=tuple(player.number for player in players),
+        player_short_names=tuple(player.short_name for player in players),
         player_teams=player_teams,
         goalkeeper=goalkeeper,
         events=events,

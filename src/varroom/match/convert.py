@@ -196,7 +196,15 @@ def _player(player: KloppyPlayer) -> Player:
         goalkeeper=PositionType.Goalkeeper in positions,
         name=player.name,
         number=player.jersey_no,
+        short_name=_last_name(player),
     )
+
+
+def _last_name(player: KloppyPlayer) -> str | None:
+    """Where the provider gives the last name apart, it is what he is called (kloppy numbers
+    anonymous tracks there: no name)."""
+    first, last = player.first_name, player.last_name
+    return last if isinstance(first, str) and isinstance(last, str) and first and last else None
 
 
 def _ball(frame: Frame) -> tuple[float, float, float]:

@@ -193,6 +193,7 @@ def _listed_player(player: dict[str, Any], teams: tuple[Team, Team]) -> tuple[in
         goalkeeper=player["player_role"]["id"] == _GOALKEEPER_ROLE,
         name=f"{player['first_name']} {player['last_name']}",
         number=player["number"],
+        short_name=player["last_name"] or None,
     )
 
 

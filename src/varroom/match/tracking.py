@@ -124,6 +124,7 @@ class MatchTracking:
     player_ids: np.ndarray  # (P,) str
     player_names: tuple[str | None, ...]
     player_numbers: tuple[int | None, ...]
+    player_short_names: tuple[str | None, ...]  # as the data gives them (a lineup's last name)
     player_teams: np.ndarray  # (P,) str, team ids
     goalkeeper: np.ndarray  # (P,) bool
     events: tuple[MatchEvent, ...] = ()
@@ -141,8 +142,11 @@ class MatchTracking:
         for name, (array, shape) in expected.items():
             if array.shape != shape:
                 raise ValueError(f"{name} has shape {array.shape}, expected {shape}")
-        if not len(self.player_names) == len(self.player_numbers) == n_players:
-            raise ValueError("player_names and player_numbers need one entry per player")
+        listed = (self.player_names, self.player_numbers, self.player_short_names)
+        if any(len(column) != n_players for column in listed):
+            raise ValueError(
+                "player_names, player_numbers and player_short_names need one entry per player"
+            )
         # Frozen means frozen: the arrays are shared, never copied, so nobody may write them.
         for array, _ in expected.values():
             array.flags.writeable = False

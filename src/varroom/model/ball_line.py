@@ -105,6 +105,25 @@ class Goal:
     post_width_m: float = 0.12
 
 
+class ContactKind(Enum):
+    """What the ball met, where its path turns (the ball-line format's `contacts`)."""
+
+    BOUNCE = "bounce"  # the ground
+    POST = "post"
+    BAR = "bar"
+    PLAYER = "player"
+    UNNAMED = "unnamed"  # the track shows a turn nobody named (found, never given)
+
+
+@dataclass(frozen=True, slots=True)
+class Contact:
+    """A moment the ball's velocity jumped: given by the file, or found in the track."""
+
+    t_s: float
+    kind: ContactKind
+    given: bool = True
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class BallTrack:
     """Samples of the ball's centre: `t_s` (N,) strictly increasing, `xyz_m` (N, 3)."""
@@ -127,6 +146,7 @@ class BallLineCase:
     noise: BallNoise = BallNoise.of_source(BallTrackingSource.OPTICAL_50HZ)
     on_field_decision: str | None = None
     meta: Mapping[str, object] = field(default_factory=dict)
+    contacts: tuple[Contact, ...] = ()  # as the file gives them, in time order
 
     @property
     def on_field_over(self) -> bool | None:

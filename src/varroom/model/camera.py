@@ -11,7 +11,8 @@ A situation may carry `camera` (docs/pictures.md), either
   drawn;
 
 plus optional `"image": "still.jpg"` (relative to the situation file) and `"size": [w, h]` (the
-pixel frame P or H maps to; default: the still's size, else 1920 x 1080).
+pixel frame P or H maps to; default: the still's size, else 1920 x 1080). The JSON is read by
+`varroom.formats.camera_json`.
 
 Pixels: u to the right, v down, (0, 0) the top-left corner of the top-left pixel.
 Points behind the camera are cut away before projecting (a line that passes behind the camera
@@ -21,15 +22,12 @@ is not drawn through infinity).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-
-from varroom.formats.json_fields import JsonReader, kind_of
 
 Floats = npt.NDArray[np.float64]
 DEFAULT_SIZE = (1920, 1080)
@@ -304,106 +302,3 @@ def homography_camera(
 ) -> Camera:
     h, rms = fit_homography(pitch, image)
     return Camera("homography", h, size, still, rms)
-
-
-# -- reading the JSON -------------------------------------------------------------------------
-
-
-class _Reader(JsonReader):
-    def row(self, value: Any, where: str, length: int) -> list[float]:
-        if not isinstance(value, list):
-            raise self.fail(where, f"expected an array of {length} numbers, got {kind_of(value)}")
-        if len(value) != length:
-            raise self.fail(where, f"expected {length} numbers, got {len(value)}")
-        return [self.number(item, f"{where}[{k}]") for k, item in enumerate(value)]
-
-    def rows(self, value: Any, where: str, width: int, least: int) -> list[list[float]]:
-        if not isinstance(value, list):
-            raise self.fail(where, f"expected an array, got {kind_of(value)}")
-        if len(value) < least:
-            raise self.fail(where, f"expected at least {least} points, got {len(value)}")
-        return [self.row(item, f"{where}[{k}]", width) for k, item in enumerate(value)]
-
-
-def camera_from_json(data: Any, situation_path: str | Path) -> Camera | None:
-    """The camera a situation's JSON carries (`data` is the whole situation object), or None
-    when it has none. Faults are `InputError`s naming the situation file and the JSON path."""
-    reader = _Reader(str(situation_path))
-    if not isinstance(data, Mapping) or data.get("camera") is None:
-        return None
-    obj = data["camera"]
-    if not isinstance(obj, Mapping):
-        raise reader.fail("$.camera", f"expected an object, got {kind_of(obj)}")
-    kinds = [key for key in ("projection", "homography") if key in obj]
-    if len(kinds) != 1:
-        raise reader.fail(
-            "$.camera",
-            "expected exactly one of projection (a 3x4 matrix) or homography (landmarks)",
-        )
-    still = None
-    if "image" in obj:
-        still = _still(reader, obj["image"], Path(situation_path))
-    size = _size(reader, obj.get("size"), still)
-    if kinds[0] == "projection":
-        matrix = obj["projection"]
-        if not isinstance(matrix, list) or len(matrix) != 3:
-            raise reader.fail(
-                "$.camera.projection", "expected a 3x4 matrix: an array of 3 rows of 4 numbers"
-            )
-        rows = [reader.row(row, f"$.camera.projection[{k}]", 4) for k, row in enumerate(matrix)]
-        try:
-            return projection_camera(rows, size, still)
-        except ValueError as exc:
-            raise reader.fail("$.camera.projection", str(exc)) from None
-    landmarks = obj["homography"]
-    if not isinstance(landmarks, Mapping):
-        raise reader.fail("$.camera.homography", f"expected an object, got {kind_of(landmarks)}")
-    for key in ("pitch", "image"):
-        if key not in landmarks:
-            raise reader.fail(f"$.camera.homography.{key}", "missing")
-    pitch = reader.rows(landmarks["pitch"], "$.camera.homography.pitch", 2, 4)
-    image = reader.rows(landmarks["image"], "$.camera.homography.image", 2, 4)
-    if len(pitch) != len(image):
-        raise reader.fail(
-            "$.camera.homography",
-            f"{len(pitch)} pitch points but {len(image)} image points: expected one for each",
-        )
-    try:
-        return homography_camera(pitch, image, size, still)
-    except DegenerateLandmarks as exc:
-        raise reader.fail("$.camera.homography", str(exc)) from None
-
-
-def _still(reader: _Reader, value: Any, situation_path: Path) -> Path:
-    if not isinstance(value, str) or not value:
-        raise reader.fail("$.camera.image", f"expected a file name, got {kind_of(value)}")
-    path = Path(value)
-    if not path.is_absolute():
-        path = situation_path.parent / path
-    if not path.is_file():
-        raise reader.fail("$.camera.image", f"no such file: {path}")
-    return path
-
-
-def _size(reader: _Reader, value: Any, still: Path | None) -> tuple[int, int]:
-    if value is None:
-        if still is None:
-            return DEFAULT_SIZE
-        try:
-            from PIL import Image
-
-            with Image.open(still) as image:
-                return image.size
-        except (OSError, ValueError) as exc:
-            raise reader.fail("$.camera.image", f"not a picture Pillow can read ({exc})") from None
-    if not isinstance(value, list) or len(value) != 2:
-        raise reader.fail("$.camera.size", "expected [width, height] in pixels")
-    out = []
-    for k, item in enumerate(value):
-        if isinstance(item, bool) or not isinstance(item, int) or not 1 <= item <= 16384:
-            raise reader.fail(
-                f"$.camera.size[{k}]",
-                f"expected a whole number of pixels (1 to 16384), got {item!r}",
-            )
-        out.append(item)
-    return out[0], out[1]

@@ -133,6 +133,10 @@ class PenaltySettings:
     ball_radius_m: float = (
         BALL_RADIUS_M  # part of the ball must touch or overhang the mark's centre
     )
+    # Kicks from the penalty mark (Law 10.3): the kicker's goalkeeper stands on the goal line
+    # where it meets the penalty-area line. The Law names a point; he is in his place within
+    # this distance of it (both feet on it, a lean).
+    kickers_keeper_place_m: float = 1.0
 
     def to_dict(self) -> dict[str, object]:
         return {

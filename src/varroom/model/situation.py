@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from varroom.model.camera import Camera
+from varroom.model.names import short_name
 from varroom.model.noise import NOISE_DEFAULTS, Tracking, TrackingSource
 from varroom.model.view import View
 
@@ -177,6 +178,9 @@ class Player:
     goalkeeper: bool = False
     name: str | None = None
     number: int | None = None
+    # What the data calls him after the first mention (a lineup's last name, a format's
+    # `short_name`); None: worked out from `name` (`model.names.short_name`).
+    short_name: str | None = None
 
     @property
     def label(self) -> str:
@@ -189,11 +193,11 @@ class Player:
 
     @property
     def short_label(self) -> str:
-        """The surname, for pictures and running text after the first mention."""
+        """The family name, for pictures and running text after the first mention."""
+        if self.short_name:
+            return self.short_name
         if self.name:
-            # Drop the given name, keep particles: "Pieter de Vries" -> "de Vries".
-            words = self.name.split()
-            return " ".join(words[1:]) if len(words) > 1 else self.name
+            return short_name(self.name)
         return self.label
 
 
@@ -225,6 +229,9 @@ class Involvement:
     # When it happened, if between the previous touch and this one (format 1.1): the offside
     # position is judged at the last team-mate's play at or before then.
     t_s: float | None = None
+    # Where he was when he interfered, where the data knows it: the indirect free kick is
+    # taken there (Law 11.5). None: his spot at the touch, else the ball's.
+    at_m: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True, slots=True)

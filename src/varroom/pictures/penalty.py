@@ -21,7 +21,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Arc, Rectangle
 
 from varroom.engine.explain import distance
-from varroom.engine.penalty_verdict import OffenceKind, PenaltyVerdict
+from varroom.engine.penalty_verdict import ENCROACHING, OffenceKind, PenaltyVerdict
 from varroom.law.penalty import FOOT_PARTS, Decision, goal_line_depth_m
 from varroom.model.measures import PENALTY_AREA_DEPTH_M, PENALTY_AREA_HALF_WIDTH_M, PENALTY_MARK_M
 from varroom.model.penalty import PenaltyKick
@@ -222,12 +222,14 @@ def draw_area(ax: Axes, kick: PenaltyKick, verdict: PenaltyVerdict, size: float 
     half = kick.pitch.half_length_m
     edge = half - PENALTY_AREA_DEPTH_M
     mark = half - PENALTY_MARK_M
-    draw_pitch(
-        ax,
-        kick.pitch,
-        (edge - 14.0, -PENALTY_AREA_HALF_WIDTH_M - 3, half + 2.0, PENALTY_AREA_HALF_WIDTH_M + 3),
-        linewidth=1.4 * size,
-    )
+    encroached = {o.player: o for o in verdict.offences if o.what in ENCROACHING}
+    # The area and its arc, widened to every player who offended (3 m round him): none is
+    # cut at an edge. Across, it stays centred on the goal.
+    x_lo, x_hi, y_reach = edge - 14.0, half + 2.0, PENALTY_AREA_HALF_WIDTH_M + 3
+    for player in encroached:
+        x, y = _depth(kick, kick.positions[player].x_m, kick.positions[player].y_m)
+        x_lo, x_hi, y_reach = min(x_lo, x - 3), max(x_hi, x + 3), max(y_reach, abs(y) + 3)
+    draw_pitch(ax, kick.pitch, (x_lo, -y_reach, x_hi, y_reach), linewidth=1.4 * size)
     ax.apply_aspect()  # the axes' final place, before the names are placed on it
     _panel(ax, "The penalty area at the kick", size)
     reach = 2 * verdict.settings.mark_distance_m
@@ -242,7 +244,6 @@ def draw_area(ax: Axes, kick: PenaltyKick, verdict: PenaltyVerdict, size: float 
             zorder=1,
         )
     )
-    encroached = {o.player: o for o in verdict.offences if o.what is OffenceKind.ENCROACHMENT}
     centres: list[tuple[float, float]] = []
     marker_s = PLAYER_S * size
     for pid, position in kick.positions.items():
@@ -287,7 +288,12 @@ def draw_area(ax: Axes, kick: PenaltyKick, verdict: PenaltyVerdict, size: float 
             offence = encroached[pid]
             assert offence.measure is not None
             state = "penalised" if offence.penalised else "not penalised"
-            words = f"{words}\n{distance(offence.measure.margin_m)} in ({state})"
+            how_far = (
+                "outside his place"
+                if offence.what is OffenceKind.KICKERS_GOALKEEPER_OUT_OF_PLACE
+                else "in"
+            )
+            words = f"{words}\n{distance(offence.measure.margin_m)} {how_far} ({state})"
         label = ax.annotate(
             words,
             where,
