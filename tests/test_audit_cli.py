@@ -111,7 +111,7 @@ def test_progress_goes_to_a_terminals_stderr_unless_quiet() -> None:
     [
         ("statsbomb", "missing.json", "missing.json"),
         ("wyscout", "statsbomb_3788741_event.json", "statsbomb_3788741_lineup.json"),
-        ("nobody", "statsbomb_3788741_event.json", "statsbomb_3788741_event.json"),
+        ("nobody", "statsbomb_3788741_event.json", "provider 'nobody'"),
         ("statsbomb", "truncated.json", "truncated.json"),
     ],
 )

@@ -199,4 +199,3 @@ def test_a_contact_the_format_cannot_mean_is_refused(
         )
     assert refused.value.where == where
     assert says in refused.value.problem
-

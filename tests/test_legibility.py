@@ -234,7 +234,7 @@ def _everything(figure: Figure) -> list[Artist]:
 @pytest.fixture(scope="module")
 def decision(case: Case) -> Drawn:
     """The 2D picture, drawn by the module whose writer `varroom check --image` calls."""
-    _, module, writer = _PICTURES["image"]
+    _, _, module, writer = _PICTURES["image"]
     draw: Callable[..., Figure] = getattr(import_module(module), writer.replace("write", "draw"))
     figure = draw(case.situation, case.verdict)
     return measure(_everything(figure), figure, DECISION)

@@ -123,9 +123,14 @@ def test_files_swapped() -> None:
         )
 
 
-def test_unknown_provider() -> None:
-    with raises_naming(MATCH_DATA, "unknown provider 'skilcorner'"):
+def test_unknown_provider_names_the_provider_not_a_file() -> None:
+    """Issue 28: the fault is the provider's name, and the files are not blamed for it."""
+    with pytest.raises(DataError) as raised:
         load_match("skilcorner", meta_data=MATCH_DATA, raw_data=FRAMES)
+    message = str(raised.value)
+    assert message.startswith("provider 'skilcorner': unknown (did you mean 'skillcorner'?)")
+    assert "the providers are" in message and "statsbomb" in message
+    assert str(MATCH_DATA) not in message and raised.value.path is None
 
 
 def test_files_a_provider_does_not_read_together() -> None:

@@ -186,7 +186,7 @@ def test_a_directory_or_a_wrong_suffix_is_refused(tmp_path: Path) -> None:
     with pytest.raises(PictureError, match="it is a directory"):
         write_screen(situation, verdict, tmp_path / "x.png")
     with pytest.raises(PictureError, match=r"\.png"):
-        write_screen(situation, verdict, tmp_path / "screen.jpg")
+        write_screen(situation, verdict, tmp_path / "screen.gif")
 
 
 def test_a_failure_while_writing_leaves_the_old_file_and_no_partial_one(

@@ -569,7 +569,7 @@ def test_cli_writes_the_image(tmp_path: Path, run_cli: Any) -> None:
     )
     result = run_cli("check", str(source), "--json", "--image", str(tmp_path / "out.png"))
     assert result.exit_code == 0
-    assert json.loads(result.output)["offence"] is True
+    assert json.loads(result.stdout)["offence"] is True
     assert png_size(tmp_path / "out.png") == (1600, 1000)
 
 

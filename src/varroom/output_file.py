@@ -31,13 +31,13 @@ def check_target(path: str | os.PathLike[str], what: str, suffixes: tuple[str, .
     """The path to write, checked before any drawing: its directory exists, it is not a
     directory, and its suffix is one we can write (any, when `suffixes` is empty)."""
     target = Path(path)
+    if target.is_dir():
+        raise OutputError(f"{_cannot_write(what, target)}: it is a directory")
+    if not target.parent.is_dir():
+        raise OutputError(f"{_cannot_write(what, target)}: no directory {target.parent}")
     if suffixes and target.suffix.lower() not in suffixes:
         wanted = " or ".join(suffixes)
         raise OutputError(f"{_cannot_write(what, target)}: the file name must end in {wanted}")
-    if not target.parent.is_dir():
-        raise OutputError(f"{_cannot_write(what, target)}: no directory {target.parent}")
-    if target.is_dir():
-        raise OutputError(f"{_cannot_write(what, target)}: it is a directory")
     return target
 
 
@@ -77,13 +77,25 @@ def write_atomically(
                 os.unlink(temporary)
 
 
-def write_png(target: Path, what: str, figure: Figure, dpi: float) -> None:
-    """A matplotlib figure written to `target` as a PNG on its own background, atomically."""
+# What a matplotlib picture can be written as, by the target's suffix.
+FIGURE_FORMATS = {".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".svg": "svg", ".pdf": "pdf"}
+FIGURE_SUFFIXES = tuple(FIGURE_FORMATS)
+CLIP_SUFFIXES = (".gif", ".mp4")
+HTML_SUFFIXES = (".html", ".htm")
+
+
+def write_figure(target: Path, what: str, figure: Figure, dpi: float) -> None:
+    """A matplotlib figure written to `target` in the format its suffix names (PNG, JPEG, SVG
+    or PDF; `check_target` with `FIGURE_SUFFIXES` refused any other), on its own background,
+    atomically."""
     write_atomically(
         target,
         what,
         lambda stream: figure.savefig(
-            stream, format="png", dpi=dpi, facecolor=figure.get_facecolor()
+            stream,
+            format=FIGURE_FORMATS[target.suffix.lower()],
+            dpi=dpi,
+            facecolor=figure.get_facecolor(),
         ),
     )
 

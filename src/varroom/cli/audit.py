@@ -30,12 +30,12 @@ from varroom.audit.report_html import (
     write_html,
 )
 from varroom.audit.run import audit_match, freeze_frame_facts
-from varroom.cli.options import FILE, FOLDER, json_option, path_option, quiet_option
+from varroom.cli.options import FILE, FOLDER, json_option, output_option, path_option, quiet_option
 from varroom.cli.progress import progress_bar
 from varroom.match.load import load_match
 from varroom.match.providers import LOADERS
 from varroom.match.tracking import MatchTracking, Provider
-from varroom.output_file import OutputError
+from varroom.output_file import HTML_SUFFIXES, OutputError
 
 _AGREEING_STYLE = {
     Agreeing.AGREED: "green",
@@ -75,9 +75,9 @@ def match_file_options(command: Callable[..., Any]) -> Callable[..., Any]:
 @click.argument("provider")
 @match_file_options
 @json_option("Print the audit as one JSON object.")
-@path_option(
+@output_option(
     "--html",
-    FILE,
+    HTML_SUFFIXES,
     "Write a self-contained HTML report: a picture and a reason per decision.",
     dest="html_path",
 )

@@ -11,34 +11,40 @@ from pathlib import Path
 import click
 
 from varroom.cli import collector
-from varroom.cli.options import FILE, json_option, path_option, policy_option
+from varroom.cli.options import FILE, json_option, output_option, policy_option
 from varroom.engine.judge import judge
 from varroom.engine.policy import Policy
 from varroom.errors import InputError
 from varroom.formats.load import load
 from varroom.model.ball_line import BallLineCase
 from varroom.model.penalty import PenaltyKick
+from varroom.output_file import CLIP_SUFFIXES, FIGURE_SUFFIXES, HTML_SUFFIXES
 
-# Each picture `check` can write: its help, and where its writer lives, imported only when
-# asked for (matplotlib is slow to import). A writer takes (situation, verdict, path).
+# Each picture `check` can write: its help, the suffixes it can be written as, and where its
+# writer lives, imported only when asked for (matplotlib is slow to import). A writer takes
+# (situation, verdict, path).
 _PICTURES = {
     "image": (
-        "Write a top-down picture of the decision (PNG).",
+        "Write a top-down picture of the decision (.png, .jpg, .svg or .pdf).",
+        FIGURE_SUFFIXES,
         "varroom.pictures.decision",
         "write_decision",
     ),
     "screen": (
-        "Write the stadium-screen still (PNG, 1920x1080).",
+        "Write the stadium-screen still (1920x1080: .png, .jpg, .svg or .pdf).",
+        FIGURE_SUFFIXES,
         "varroom.pictures.screen",
         "write_screen",
     ),
     "clip": (
         "Write a clip of the phase, frozen at the moment of play (.gif or .mp4).",
+        CLIP_SUFFIXES,
         "varroom.pictures.clip",
         "write_clip",
     ),
     "scene": (
         "Write an interactive 3D scene (one self-contained HTML file).",
+        HTML_SUFFIXES,
         "varroom.pictures.scene",
         "write_scene",
     ),
@@ -53,8 +59,8 @@ _DRAWN_FOR: dict[type, tuple[str, ...]] = {
 
 
 def _picture_options(command: Callable[..., None]) -> Callable[..., None]:
-    for name, (help_text, _, _) in reversed(_PICTURES.items()):
-        command = click.option(f"--{name}", type=FILE, help=help_text)(command)
+    for name, (help_text, suffixes, _, _) in reversed(_PICTURES.items()):
+        command = output_option(f"--{name}", suffixes, help_text)(command)
     return command
 
 
@@ -62,10 +68,10 @@ def _picture_options(command: Callable[..., None]) -> Callable[..., None]:
 @click.argument("file", type=FILE)
 @json_option("Print the verdict as one JSON object.")
 @_picture_options
-@path_option(
+@output_option(
     "--broadcast",
-    FILE,
-    "Draw the decision in the situation's camera perspective (PNG; needs $.camera).",
+    FIGURE_SUFFIXES,
+    "Draw the decision in the situation's camera perspective (needs $.camera).",
 )
 @policy_option
 def check(
@@ -120,7 +126,7 @@ def _check(
     # The verdict comes first: a picture that cannot be written must not hide it.
     for name, path in pictures.items():
         if path is not None:
-            _, module, writer = _PICTURES[name]
+            _, _, module, writer = _PICTURES[name]
             getattr(import_module(module), writer)(situation, verdict, path)
     if broadcast is not None and situation.camera is not None:
         from varroom.pictures.broadcast import write_broadcast

@@ -5,6 +5,7 @@ from __future__ import annotations
 import atexit
 import gc
 import os
+import warnings
 from importlib import import_module
 from pathlib import Path
 from typing import IO, Any
@@ -13,7 +14,7 @@ import click
 
 from varroom.cli import collector
 from varroom.cli.options import FOLDER, token_option
-from varroom.errors import VarroomError
+from varroom.errors import FormatWarning, VarroomError
 
 # Commands imported only when run (or listed by --help): `check` must not pay for the audit's
 # imports (kloppy, rich's progress bars), nor `audit` for the review room's.
@@ -67,6 +68,19 @@ class _Group(click.Group):
 def cli() -> None:
     """varroom: an open semi-automated video assistant referee (offside, penalty kicks, the ball
     over the line)."""
+    # A default a file should have stated is said in one line, every time, and the run goes on.
+    warnings.simplefilter("always", FormatWarning)
+    warnings.showwarning = _one_line
+
+
+_SHOW_WARNING = warnings.showwarning
+
+
+def _one_line(message: Warning | str, category: type[Warning], *rest: Any, **kw: Any) -> None:
+    if issubclass(category, FormatWarning):
+        click.echo(f"varroom: warning: {message}", err=True)
+    else:
+        _SHOW_WARNING(message, category, *rest, **kw)
 
 
 _db_option = click.option(

@@ -8,6 +8,8 @@ from typing import TypeVar
 
 import click
 
+from varroom.errors import OptionError
+
 Command = TypeVar("Command", bound=Callable[..., None])
 
 # The paths commands take, as `Path`s: a file (to read or write) or a folder.
@@ -40,6 +42,30 @@ def path_option(
     """An option naming a file or a folder (`FILE`, `FOLDER`), passed on as a `Path`."""
     names = (flag,) if dest is None else (flag, dest)
     return click.option(*names, type=kind, required=required, help=help_text)
+
+
+def output_option(
+    flag: str,
+    suffixes: tuple[str, ...],
+    help_text: str,
+    *,
+    dest: str | None = None,
+    required: bool = False,
+) -> Callable[[Command], Command]:
+    """An option naming a file to write: a name whose suffix it cannot be written as is
+    refused before anything is read or judged (exit 2, one line naming the option), never
+    written in another format than its name says."""
+
+    def checked(
+        context: click.Context, parameter: click.Parameter, value: Path | None
+    ) -> Path | None:
+        if value is not None and value.suffix.lower() not in suffixes:
+            given = f"not {value.suffix}" if value.suffix else "not a name without one"
+            raise OptionError(flag, value, f"written as {' or '.join(suffixes)}, {given}")
+        return value
+
+    names = (flag,) if dest is None else (flag, dest)
+    return click.option(*names, type=FILE, required=required, callback=checked, help=help_text)
 
 
 def token_option(flag: str, help_text: str) -> Callable[[Command], Command]:

@@ -6,19 +6,21 @@ from pathlib import Path
 
 import click
 
-from varroom.cli.options import FILE, FOLDER, path_option
+from varroom.cli.options import FOLDER, output_option
 from varroom.errors import VarroomError
-from varroom.output_file import check_target
+from varroom.output_file import HTML_SUFFIXES, check_target
 
 
 @click.command("season")
 @click.argument("results", type=FOLDER)
-@path_option("--html", FILE, "The report to write: one self-contained HTML file.", required=True)
+@output_option(
+    "--html", HTML_SUFFIXES, "The report to write: one self-contained HTML file.", required=True
+)
 def season(results: Path, html: Path) -> None:
     """Write the consistency report of RESULTS (an `audit-many --out` folder): per
     competition, team and referee, calls agreed, by the engine only, by the officials only,
     the margins, the tight calls and what each policy would have decided."""
-    target = check_target(html, "season report", (".html", ".htm"))
+    target = check_target(html, "season report", HTML_SUFFIXES)
     try:
         from varroom.season.report import write_report
     except ImportError as error:

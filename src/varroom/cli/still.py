@@ -9,9 +9,10 @@ import click
 import numpy as np
 import numpy.typing as npt
 
-from varroom.cli.options import FILE, json_option, path_option, policy_option
+from varroom.cli.options import FILE, json_option, output_option, path_option, policy_option
 from varroom.engine.policy import Policy
 from varroom.errors import InputError
+from varroom.output_file import FIGURE_SUFFIXES
 
 
 @click.command()
@@ -20,8 +21,11 @@ from varroom.errors import InputError
     "--marks", FILE, "The marks on it: landmarks and players, in pixels (JSON).", required=True
 )
 @json_option("Print the verdict as one JSON object.")
-@path_option(
-    "--image", FILE, "Write the still with the true offside line drawn on it (PNG).", dest="out"
+@output_option(
+    "--image",
+    FIGURE_SUFFIXES,
+    "Write the still with the true offside line drawn on it (.png, .jpg, .svg or .pdf).",
+    dest="out",
 )
 @policy_option
 def still(image: Path, marks: Path, as_json: bool, out: Path | None, policy_text: str) -> None:

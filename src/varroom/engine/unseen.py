@@ -213,11 +213,17 @@ def _line(floor: float, depths: Sequence[float], fewer: float) -> float:
 
 def _attacker_unseen(situation: Situation, index: int, player: str) -> bool:
     """An attacker not listed at a touch was out of view there (a `view`, or his team has
-    fewer listed than its `team_sizes`); otherwise he was not on the pitch."""
+    fewer listed than its `team_sizes`), or missing from the data where he plays the ball
+    later in the phase: he was on the pitch, so the gap is the data's, and he is bounded by
+    his reach of that touch as one out of view is (issue 28: dropping Kane from the header's
+    positions gave "no attacker was in an offside position"). Otherwise he was not on the
+    pitch."""
     touch = situation.touches[index]
     if player in touch.positions or player == touch.player:
         return False
     if touch.view is not None:
+        return True
+    if any(t.player == player for t in situation.touches[index + 1 :]):
         return True
     team = situation.attacking_team
     listed = sum(1 for p in touch.positions if situation.players[p].team == team)

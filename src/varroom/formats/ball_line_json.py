@@ -13,6 +13,7 @@ import numpy as np
 from varroom.formats.json_fields import JsonReader
 from varroom.formats.json_text import FileReader, TextReader, file_reader, text_reader
 from varroom.model.ball_line import (
+    BallLineCall,
     BallLineCase,
     BallNoise,
     BallTrack,
@@ -25,6 +26,18 @@ from varroom.model.measures import BALL_RADIUS_M
 from varroom.model.situation import Pitch
 
 KIND = "ball_line"
+# The keys the format names (docs/formats/ball-line.md); a slip of one is an error.
+ROOT_KEYS = (
+    "kind",
+    "pitch",
+    "ball_track",
+    "ball_radius_m",
+    "goal",
+    "noise",
+    "on_field",
+    "meta",
+    "contacts",
+)
 
 # How far beyond a boundary line, or how high, a tracked ball may be: further than that it is not
 # a ball near a line but a fault in the data (a wrong unit, a swapped axis, a lost track).
@@ -71,14 +84,11 @@ class _Reader(JsonReader):
     def case(self, data: Any) -> BallLineCase:
         root = self.object(data, "$")
         self.check_kind(root, KIND)
+        self.known_keys(root, "$", ROOT_KEYS)
         pitch = self.pitch(root.get("pitch"))
         radius = self.positive(root.get("ball_radius_m", BALL_RADIUS_M), "$.ball_radius_m")
         track = self.track(self.required(root, "ball_track", "$"), pitch)
-        decision = None
-        if root.get("on_field") is not None:
-            on_field = self.object(root["on_field"], "$.on_field")
-            if "decision" in on_field:
-                decision = self.string(on_field["decision"], "$.on_field.decision")
+        decision = self.on_field(root.get("on_field"), BallLineCall)
         return BallLineCase(
             track=track,
             pitch=pitch,
@@ -98,6 +108,7 @@ class _Reader(JsonReader):
         for i, item in enumerate(self.array(value, "$.contacts")):
             where = f"$.contacts[{i}]"
             obj = self.object(item, where)
+            self.known_keys(obj, where, ("t", "kind"))
             t_s = self.number(self.required(obj, "t", where), f"{where}.t")
             kind = self.choice(ContactKind, self.required(obj, "kind", where), f"{where}.kind")
             if kind not in named:
@@ -122,6 +133,7 @@ class _Reader(JsonReader):
 
     def goal(self, value: Any) -> Goal:
         obj, default = self.object({} if value is None else value, "$.goal"), Goal()
+        self.known_keys(obj, "$.goal", ("width", "height", "post_width"))
         return Goal(
             width_m=self.positive(obj.get("width", default.width_m), "$.goal.width"),
             height_m=self.positive(obj.get("height", default.height_m), "$.goal.height"),
@@ -133,6 +145,7 @@ class _Reader(JsonReader):
     def noise(self, value: Any, track: BallTrack) -> BallNoise:
         """The source named, else the one whose rate is nearest the track's; then its figure."""
         obj = self.object({} if value is None else value, "$.noise")
+        self.known_keys(obj, "$.noise", ("source", "ball_sd_m"))
         if "source" in obj:
             source = self.choice(BallTrackingSource, obj["source"], "$.noise.source")
         else:

@@ -43,6 +43,7 @@ def camera_from_json(data: Any, situation_path: str | Path) -> Camera | None:
     obj = data["camera"]
     if not isinstance(obj, Mapping):
         raise reader.fail("$.camera", f"expected an object, got {kind_of(obj)}")
+    reader.known_keys(obj, "$.camera", ("projection", "homography", "image", "size"))
     kinds = [key for key in ("projection", "homography") if key in obj]
     if len(kinds) != 1:
         raise reader.fail(
@@ -67,6 +68,7 @@ def camera_from_json(data: Any, situation_path: str | Path) -> Camera | None:
     landmarks = obj["homography"]
     if not isinstance(landmarks, Mapping):
         raise reader.fail("$.camera.homography", f"expected an object, got {kind_of(landmarks)}")
+    reader.known_keys(landmarks, "$.camera.homography", ("pitch", "image"))
     for key in ("pitch", "image"):
         if key not in landmarks:
             raise reader.fail(f"$.camera.homography.{key}", "missing")

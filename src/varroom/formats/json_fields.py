@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Collection, Iterable, Mapping
 from enum import Enum
 from typing import Any, TypeVar
 
@@ -43,11 +43,16 @@ class JsonReader:
         return obj[key]
 
     def check_kind(self, root: Mapping[str, Any], expected: str, *, required: bool = False) -> None:
-        """A file of another format is a fault at `$.kind`; a missing kind is this format's,
-        unless the format requires it."""
+        """A file of another format is a fault at `$.kind` that says which command reads it;
+        a missing kind is this format's, unless the format requires it or the file's keys
+        say it is another's (a situation given to `varroom still`)."""
+        if "kind" not in root:
+            other = looks_like(root)
+            if other is not None and other != expected:
+                raise self.fail("$.kind", f"missing, and the file reads as {read_by(other)}")
         kind = self.required(root, "kind", "$") if required else root.get("kind", expected)
         if kind != expected:
-            raise self.fail("$.kind", f"expected {expected!r}, got {kind!r}")
+            raise self.fail("$.kind", f"expected {expected!r}, got {kind!r}: {read_by(kind)}")
 
     def number(self, value: Any, where: str) -> float:
         if isinstance(value, bool) or not isinstance(value, int | float):
@@ -85,13 +90,36 @@ class JsonReader:
         return value
 
     def choice(self, enum: type[E], value: Any, where: str) -> E:
-        allowed = ", ".join(member.value for member in enum)
+        names = [str(member.value) for member in enum]
+        allowed = ", ".join(names)
         if not isinstance(value, str):
             raise self.fail(where, f"expected one of {allowed}, got {kind_of(value)}")
         try:
             return enum(value)
         except ValueError:
-            raise self.fail(where, f"unknown value {value!r}; expected one of {allowed}") from None
+            raise self.fail(
+                where,
+                f"unknown value {value!r}{did_you_mean(value, names)}; expected one of {allowed}",
+            ) from None
+
+    def known_keys(self, obj: Mapping[str, Any], where: str, known: Collection[str]) -> None:
+        """The format ignores keys it does not name (shared/spec), but a key one slip away
+        from one it names is a typo, and a typo must be an error, never a different verdict:
+        `"goalkeper": true` read as no goalkeeper (issue 28)."""
+        for key in obj:
+            if key not in known and (near := nearest(key, known)) is not None:
+                raise self.fail(f"{where}.{key}", f"unknown key {key!r}; did you mean {near!r}?")
+
+    def on_field(self, value: Any, calls: type[E]) -> str | None:
+        """`$.on_field`: the call being checked, one of `calls` (a closed list: "ofside" is a
+        typo, not a different call), and who made it (`by`, not read)."""
+        if value is None:
+            return None
+        obj = self.object(value, "$.on_field")
+        self.known_keys(obj, "$.on_field", ("decision", "by"))
+        if "decision" not in obj:
+            return None
+        return str(self.choice(calls, obj["decision"], "$.on_field.decision").value)
 
     def pitch(self, value: Any) -> Pitch:
         """`$.pitch` (the Law 1 default where it is absent). Every position of the file is
@@ -99,6 +127,7 @@ class JsonReader:
         if value is None:
             return Pitch()
         obj = self.object(value, "$.pitch")
+        self.known_keys(obj, "$.pitch", ("length", "width", "line_width"))
         default = Pitch()
         return Pitch(
             length_m=self.positive(obj.get("length", default.length_m), "$.pitch.length"),
@@ -136,3 +165,84 @@ def kind_of(value: Any) -> str:
         int: "a number",
         float: "a number",
     }.get(type(value), type(value).__name__)
+
+
+# Every kind of file varroom reads, and the command that reads it (docs/formats/).
+KIND_COMMANDS = {
+    "situation": "varroom check FILE",
+    "penalty_kick": "varroom check FILE",
+    "ball_line": "varroom check FILE",
+    "still_marks": "varroom still IMAGE --marks FILE",
+    "header": "varroom live (a frame stream)",
+}
+# The key that only one kind has, to tell a file without `kind` by.
+_SIGNATURE_KEYS = {
+    "touches": "situation",
+    "kick": "penalty_kick",
+    "ball_track": "ball_line",
+    "landmarks": "still_marks",
+}
+
+
+def looks_like(root: Mapping[str, Any]) -> str | None:
+    """The kind a file's keys say it is, where one of them belongs to one kind only."""
+    return next((kind for key, kind in _SIGNATURE_KEYS.items() if key in root), None)
+
+
+def read_by(kind: Any) -> str:
+    """Which command reads a file of `kind`, or the kinds there are."""
+    if isinstance(kind, str) and kind in KIND_COMMANDS:
+        return f"a {kind} file, which `{KIND_COMMANDS[kind]}` reads"
+    names = ", ".join(k for k in KIND_COMMANDS if k != "header")
+    near = did_you_mean(kind, KIND_COMMANDS) if isinstance(kind, str) else ""
+    return f"unknown kind {kind!r}{near}; the kinds are {names}"
+
+
+def did_you_mean(word: str, options: Iterable[str]) -> str:
+    """ "; did you mean 'x'?" for the option `word` is a slip away from, else ""."""
+    near = nearest(word, options)
+    return "" if near is None else f" (did you mean {near!r}?)"
+
+
+def nearest(word: str, options: Iterable[str]) -> str | None:
+    """The option `word` is most likely a slip of: the same but for case, underscores or
+    hyphens; the start of it (five letters or more); or within one edit of it, two for a name
+    of eight letters or more (a letter left out, added, changed or two swapped). None where
+    nothing is that near."""
+    fold = word.lower().replace("-", "_")
+    best: tuple[int, str] | None = None
+    for option in options:
+        if fold == option.lower().replace("-", "_").replace(" ", "_"):
+            return option
+        # Short names too: a slip of "v" drops a velocity as surely as one of "goalkeeper"
+        # drops a goalkeeper. A word that begins a longer name is a slip of it.
+        allowed = 2 if len(option) >= 8 else 1
+        if len(fold) >= 5 and option.lower().startswith(fold):
+            allowed = max(allowed, len(option) - len(fold))
+        distance = _edits(fold, option.lower(), allowed)
+        if distance <= allowed and (best is None or (distance, option) < best):
+            best = (distance, option)
+    return None if best is None else best[1]
+
+
+def _edits(a: str, b: str, cap: int) -> int:
+    """Edits from a to b (insert, delete, change, swap two neighbours), counted up to cap + 1."""
+    if abs(len(a) - len(b)) > cap:
+        return cap + 1
+    before: list[int] | None = None
+    row = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        current = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = a[i - 1] != b[j - 1]
+            current[j] = min(row[j] + 1, current[j - 1] + 1, row[j - 1] + cost)
+            if (
+                before is not None
+                and i > 1
+                and j > 1
+                and a[i - 1] == b[j - 2]
+                and a[i - 2] == b[j - 1]
+            ):
+                current[j] = min(current[j], before[j - 2] + 1)
+        before, row = row, current
+    return min(row[len(b)], cap + 1)

@@ -7,7 +7,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from varroom.errors import InputError
 from varroom.formats import ball_line_json, penalty_json
+from varroom.formats.json_fields import looks_like, read_by
 from varroom.formats.json_text import read_json
 from varroom.formats.situation_json import situation_from_dict
 from varroom.model.ball_line import BallLineCase
@@ -25,16 +27,21 @@ _READERS: dict[str, Callable[[Any, str], Case]] = {
 }
 
 
-def file_kind(data: Any) -> str:
-    """A file's kind: its `kind` when it is one varroom reads, else a situation (whose reader
-    names what is wrong with the file)."""
-    kind = data.get("kind") if isinstance(data, dict) else None
-    return kind if isinstance(kind, str) and kind in _READERS else SITUATION
+def file_kind(data: Any, source: str = "<file>") -> str:
+    """A file's kind: its `kind`, or a situation's where it has none (whose reader names what
+    is wrong with the file); a kind `varroom check` does not judge is a fault at `$.kind`
+    naming the command that reads it, or the kinds there are."""
+    if not isinstance(data, dict):
+        return SITUATION
+    kind = data.get("kind", looks_like(data) or SITUATION)
+    if isinstance(kind, str) and kind in _READERS:
+        return kind
+    raise InputError(source, "$.kind", read_by(kind))
 
 
 def case_from_dict(data: Any, source: str) -> Case:
     """Check already-parsed JSON of any kind with the reader of its kind."""
-    return _READERS[file_kind(data)](data, source)
+    return _READERS[file_kind(data, source)](data, source)
 
 
 def load(path: str | Path) -> Case:

@@ -7,6 +7,7 @@ players, attack, positions and tracking are read exactly as a situation's.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
@@ -17,10 +18,26 @@ from varroom.formats.situation_json import (
     position_dict,
     tracking_dict,
 )
-from varroom.model.penalty import DoubleTouch, KickResult, PenaltyFacts, PenaltyKick
+from varroom.model.penalty import DoubleTouch, KickResult, PenaltyCall, PenaltyFacts, PenaltyKick
 from varroom.model.situation import Player
 
 KIND = "penalty_kick"
+# The keys the format names (docs/formats/penalty-kick.md); a slip of one is an error.
+ROOT_KEYS = (
+    "kind",
+    "pitch",
+    "players",
+    "attack",
+    "kick",
+    "positions",
+    "result",
+    "ball_after",
+    "facts",
+    "on_field",
+    "meta",
+    "tracking",
+)
+FACT_KEYS = tuple(field.name for field in dataclasses.fields(PenaltyFacts))
 
 
 def penalty_kick_from_dict(data: Any, source: str = "<penalty kick>") -> PenaltyKick:
@@ -39,6 +56,7 @@ class _PenaltyReader(SituationReader):
     def penalty_kick(self, data: Any) -> PenaltyKick:
         root = self.object(data, "$")
         self.check_kind(root, KIND, required=True)
+        self.known_keys(root, "$", ROOT_KEYS)
         pitch = self.pitch(root.get("pitch"))
         line_width = self.positive(
             self.object(root.get("pitch", {}), "$.pitch").get("line_width", 0.12),
@@ -48,6 +66,7 @@ class _PenaltyReader(SituationReader):
         teams = self.two_teams(players)
         attacking_team, direction = self.attack(root.get("attack"), teams)
         kick = self.object(self.required(root, "kick", "$"), "$.kick")
+        self.known_keys(kick, "$.kick", ("t", "kicker", "identified_kicker", "ball"))
         kicker = self.kicker(
             self.required(kick, "kicker", "$.kick"), "$.kick.kicker", players, attacking_team
         )
@@ -66,10 +85,9 @@ class _PenaltyReader(SituationReader):
             )
             for pid, pos in positions_obj.items()
         }
+        self.keeper_placed(players, positions, attacking_team)
         after = root.get("ball_after")
         ball_after = None if after is None else self.point(after, "$.ball_after", (2, 3))
-        on_field = self.object(root.get("on_field", {}), "$.on_field")
-        decision = on_field.get("decision")
         return PenaltyKick(
             pitch=pitch,
             attacking_team=attacking_team,
@@ -84,14 +102,28 @@ class _PenaltyReader(SituationReader):
             ball_after_m=None if ball_after is None else (ball_after[0], ball_after[1]),
             facts=self.facts(root.get("facts"), players),
             line_width_m=line_width,
-            on_field_decision=None
-            if decision is None
-            else self.string(decision, "$.on_field.decision"),
+            on_field_decision=self.on_field(root.get("on_field"), PenaltyCall),
             meta=dict(self.object(root.get("meta", {}), "$.meta")),
             tracking=self.tracking(
                 root.get("tracking"), any(pos.parts for pos in positions.values())
             ),
         )
+
+    def keeper_placed(
+        self, players: Mapping[str, Player], positions: Mapping[str, object], attacking_team: str
+    ) -> None:
+        """Law 14 judges the defending goalkeeper's feet against his line: a kick without him
+        is a fact missing, never "the penalty was taken correctly" (issue 28)."""
+        keepers = [p.id for p in players.values() if p.goalkeeper and p.team != attacking_team]
+        if not keepers:
+            raise self.fail(
+                "$.players",
+                'no player of the defending team is the goalkeeper ("goalkeeper": true)',
+            )
+        if not any(pid in positions for pid in keepers):
+            raise self.fail(
+                "$.positions", f"no position for the defending goalkeeper {keepers[0]!r}"
+            )
 
     def kicker(
         self, value: Any, where: str, players: Mapping[str, Player], attacking_team: str
@@ -103,6 +135,7 @@ class _PenaltyReader(SituationReader):
 
     def facts(self, value: Any, players: Mapping[str, Player]) -> PenaltyFacts:
         obj = self.object({} if value is None else value, "$.facts")
+        self.known_keys(obj, "$.facts", FACT_KEYS)
 
         def flag(name: str, default: bool = False) -> bool:
             return self.boolean(obj.get(name, default), f"$.facts.{name}")

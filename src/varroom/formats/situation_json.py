@@ -11,9 +11,11 @@ view than it has on the pitch.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Mapping
 from typing import Any
 
+from varroom.errors import FormatWarning
 from varroom.formats.camera_json import camera_from_json
 from varroom.formats.json_fields import JsonReader, kind_of
 from varroom.formats.json_text import FileReader, TextReader, file_reader, text_reader
@@ -26,6 +28,7 @@ from varroom.model.situation import (
     Involvement,
     InvolvementKind,
     OffField,
+    OnFieldCall,
     Part,
     Pitch,
     Player,
@@ -45,6 +48,32 @@ VERSIONS = {"1": (1, 0), "1.0": (1, 0), "1.1": (1, 1), "1.2": (1, 2)}
 WRITTEN_VERSION = "1.2"
 # From 1.2 on the attacking direction is stated in every file, never defaulted.
 ATTACK_REQUIRED_FROM = (1, 2)
+# The keys the format names at each level (docs/formats/situation.md): another key is ignored,
+# unless it is a slip of one of these (`JsonReader.known_keys`). `kind` is the file's own.
+ROOT_KEYS = (
+    "kind",
+    "version",
+    "pitch",
+    "players",
+    "attack",
+    "touches",
+    "team_sizes",
+    "on_field",
+    "meta",
+    "tracking",
+    "camera",
+)
+PLAYER_KEYS = ("id", "team", "goalkeeper", "name", "short_name", "number")
+TOUCH_KEYS = ("t", "player", "action", "ball", "positions", "involvement", "ball_v", "view")
+POSITION_KEYS = ("x", "y", "parts", "off_field", "v")
+TRACKING_KEYS = (
+    "source",
+    "position_sd_m",
+    "ball_sd_m",
+    "centroid_reach_sd_m",
+    "timing_sd_s",
+    "frame_rate_hz",
+)
 
 
 def situation_from_dict(data: Any, source: str = "<situation>") -> Situation:
@@ -71,22 +100,27 @@ class SituationReader(JsonReader):
 
     def situation(self, data: Any) -> Situation:
         root = self.object(data, "$")
+        self.known_keys(root, "$", ROOT_KEYS)
         pitch = self.pitch(root.get("pitch"))
         players = self.players(self.required(root, "players", "$"))
         teams = self.two_teams(players)
         version = self.version(root.get("version", "1"))
         if version >= ATTACK_REQUIRED_FROM:
             self.required(root, "attack", "$")
+        elif "attack" not in root:
+            # 1.0 and 1.1 keep their default, but it is a guess about the play: said aloud.
+            warnings.warn(
+                FormatWarning(
+                    f"{self.source}: $.attack: missing; taken as {teams[0]} attacking towards "
+                    f"+x (the format {'.'.join(map(str, version))} default: state it)"
+                ),
+                stacklevel=2,
+            )
         attacking_team, direction = self.attack(root.get("attack"), teams)
         touches = self.touches(self.required(root, "touches", "$"), players, pitch)
         team_sizes = self.team_sizes(root.get("team_sizes"), teams)
         self.check_team_sizes(touches, players, team_sizes)
-        on_field = root.get("on_field")
-        decision = None
-        if on_field is not None:
-            on_field = self.object(on_field, "$.on_field")
-            if "decision" in on_field:
-                decision = self.string(on_field["decision"], "$.on_field.decision")
+        decision = self.on_field(root.get("on_field"), OnFieldCall)
         meta = self.object(root.get("meta", {}), "$.meta")
         has_parts = any(pos.parts for t in touches for pos in t.positions.values())
         return Situation(
@@ -144,6 +178,7 @@ class SituationReader(JsonReader):
     def tracking(self, value: Any, has_parts: bool) -> Tracking:
         """The noise model: the source's defaults, then any figure the situation gives."""
         obj = self.object({} if value is None else value, "$.tracking")
+        self.known_keys(obj, "$.tracking", TRACKING_KEYS)
         default = TrackingSource.SKELETAL_OPTICAL if has_parts else TrackingSource.CENTROID_OPTICAL
         source = default
         if "source" in obj:
@@ -168,6 +203,7 @@ class SituationReader(JsonReader):
         for i, item in enumerate(items):
             where = f"$.players[{i}]"
             obj = self.object(item, where)
+            self.known_keys(obj, where, PLAYER_KEYS)
             player_id = self.string(self.required(obj, "id", where), f"{where}.id")
             if player_id in players:
                 raise self.fail(f"{where}.id", f"duplicate player id {player_id!r}")
@@ -198,6 +234,7 @@ class SituationReader(JsonReader):
         if value is None:
             return teams[0], Direction.PLUS_X
         obj = self.object(value, "$.attack")
+        self.known_keys(obj, "$.attack", ("team", "towards"))
         team = self.string(obj.get("team", teams[0]), "$.attack.team")
         if team not in teams:
             raise self.fail("$.attack.team", f"unknown team {team!r}; teams are {', '.join(teams)}")
@@ -228,6 +265,7 @@ class SituationReader(JsonReader):
 
     def touch(self, value: Any, where: str, players: Mapping[str, Player], pitch: Pitch) -> Touch:
         obj = self.object(value, where)
+        self.known_keys(obj, where, TOUCH_KEYS)
         t_s = self.number(self.required(obj, "t", where), f"{where}.t")
         action = self.choice(Action, self.required(obj, "action", where), f"{where}.action")
         player = obj.get("player")
@@ -268,6 +306,7 @@ class SituationReader(JsonReader):
 
     def view(self, value: Any, where: str) -> View:
         obj = self.object(value, where)
+        self.known_keys(obj, where, ("area",))
         corners = self.array(self.required(obj, "area", where), f"{where}.area")
         if len(corners) < 3:
             raise self.fail(
@@ -281,6 +320,7 @@ class SituationReader(JsonReader):
 
     def position(self, value: Any, where: str, pitch: Pitch) -> Position:
         obj = self.object(value, where)
+        self.known_keys(obj, where, POSITION_KEYS)
         parts_obj = self.object(obj.get("parts", {}), f"{where}.parts")
         parts = tuple(
             self.part(name, raw, f"{where}.parts.{name}") for name, raw in parts_obj.items()
@@ -318,6 +358,7 @@ class SituationReader(JsonReader):
         self, value: Any, where: str, players: Mapping[str, Player], pitch: Pitch
     ) -> Involvement:
         obj = self.object(value, where)
+        self.known_keys(obj, where, ("player", "kind", "t", "at"))
         at = None
         if obj.get("at") is not None:
             x_m, y_m = self.point(obj["at"], f"{where}.at", (2,))

@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from varroom.errors import InputError
-from varroom.formats.json_fields import JsonReader, kind_of
+from varroom.formats.json_fields import JsonReader, did_you_mean, kind_of
 from varroom.match.direction import DirectionSource, Team, TeamAttack
 from varroom.match.tracking import EventKind, MatchEvent, MatchTracking, Provider
 from varroom.model.situation import Direction, Pitch, Player
@@ -143,7 +143,12 @@ class StreamReader:
         if kind == "end":
             return End()
         if kind not in ("frame", "event"):
-            raise reader.fail("$.kind", f"expected header, frame, event or end, got {kind!r}")
+            near = (
+                did_you_mean(kind, ("header", "frame", "event", "end"))
+                if isinstance(kind, str)
+                else ""
+            )
+            raise reader.fail("$.kind", f"expected header, frame, event or end, got {kind!r}{near}")
         if self.header is None:
             raise reader.fail("$", f"a {kind} before the header")
         if kind == "frame":
@@ -206,8 +211,9 @@ class StreamReader:
                 kind = EventKind(name)
             except ValueError:
                 known = ", ".join(_KIND_OF_TYPE)
+                near = did_you_mean(name, [*_KIND_OF_TYPE, *(k.value for k in EventKind)])
                 raise reader.fail(
-                    "$.type", f"unknown type {name!r}; expected one of {known}"
+                    "$.type", f"unknown type {name!r}{near}; expected one of {known}"
                 ) from None
         player = obj.get("player")
         if player is not None:

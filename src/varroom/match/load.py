@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from varroom.errors import DataError
+from varroom.formats.json_fields import did_you_mean
 from varroom.match import metrica_epts, skillcorner, sportec_positions, tracab_dat
 from varroom.match.convert import Loaded, to_match_tracking
 from varroom.match.files import check_file, find_malformed
@@ -81,8 +82,13 @@ def _provider(name: str | Provider, first_path: Path | None) -> Provider:
     except ValueError:
         provider = None
     if provider not in LOADERS:
-        known = ", ".join(p.value for p in LOADERS)
-        raise DataError(first_path, f"unknown provider {name!r} (known: {known})") from None
+        known = [p.value for p in LOADERS]
+        near = did_you_mean(str(name), known)
+        raise DataError(
+            None,
+            f"unknown{near}; the providers are {', '.join(known)}",
+            subject=f"provider {str(name)!r}",
+        ) from None
     return provider
 
 

@@ -56,6 +56,17 @@ class BallLineDecision(Enum):
     IN_PLAY = "in_play"  # never wholly over any line
 
 
+class BallLineCall(Enum):
+    """The on-field call a ball line checks (`on_field.decision`); `goal`, `out_of_play` and
+    `out` say the ball was wholly over."""
+
+    GOAL = "goal"
+    NO_GOAL = "no_goal"
+    OUT_OF_PLAY = "out_of_play"
+    OUT = "out"
+    IN_PLAY = "in_play"
+
+
 class BallTrackingSource(Enum):
     """Optical ball tracking, by sampling rate; each has a default noise (docs/ball-line.md)."""
 

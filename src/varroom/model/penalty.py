@@ -30,6 +30,15 @@ class KickResult(Enum):
         return self is KickResult.GOAL
 
 
+class PenaltyCall(Enum):
+    """The on-field call a penalty kick checks (`on_field.decision`)."""
+
+    GOAL = "goal"
+    NO_GOAL = "no_goal"
+    RETAKE = "retake"
+    INDIRECT_FREE_KICK = "indirect_free_kick"
+
+
 class DoubleTouch(Enum):
     """The kicker touched the ball again before another player (Law 14.1)."""
 

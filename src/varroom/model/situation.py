@@ -144,6 +144,15 @@ class OffField(Enum):
     STEPPED_OFF = "stepped_off"
 
 
+class OnFieldCall(Enum):
+    """The on-field call a situation checks (`on_field.decision`)."""
+
+    GOAL = "goal"
+    NO_GOAL = "no_goal"
+    OFFSIDE = "offside"
+    PLAY_ON = "play_on"  # no offence called, play went on
+
+
 class InvolvementKind(Enum):
     """Interfering with an opponent (Law 11.2), as a reviewer states it."""
 

@@ -24,7 +24,7 @@ from varroom.engine.ball_line_path import fit_path
 from varroom.engine.ball_line_verdict import BallLineVerdict
 from varroom.law.ball_line import outer_edge_m
 from varroom.model.ball_line import BallLineCase, BallLineDecision
-from varroom.output_file import check_target, write_png
+from varroom.output_file import FIGURE_SUFFIXES, check_target, write_figure
 from varroom.pictures import style
 from varroom.pictures.typeset import NOTE, TextStyle, put, set_tick_font
 
@@ -44,16 +44,16 @@ def write_ball_line_view(
     case: BallLineCase, verdict: BallLineVerdict, path: str | os.PathLike[str]
 ) -> None:
     """The goal-line-technology view as a PNG (1800 x 700)."""
-    target = check_target(path, "picture", (".png",))
-    write_png(target, "picture", draw_ball_line_view(case, verdict), DPI)
+    target = check_target(path, "picture", FIGURE_SUFFIXES)
+    write_figure(target, "picture", draw_ball_line_view(case, verdict), DPI)
 
 
 def write_ball_line_screen(
     case: BallLineCase, verdict: BallLineVerdict, path: str | os.PathLike[str]
 ) -> None:
     """The stadium-screen still as a PNG (1920 x 1080)."""
-    target = check_target(path, "screen picture", (".png",))
-    write_png(target, "screen picture", draw_ball_line_screen(case, verdict), DPI)
+    target = check_target(path, "screen picture", FIGURE_SUFFIXES)
+    write_figure(target, "screen picture", draw_ball_line_screen(case, verdict), DPI)
 
 
 def headline(case: BallLineCase, verdict: BallLineVerdict) -> str:

@@ -35,7 +35,7 @@ from varroom.engine.judgement import LineSetter, Reach, Reference
 from varroom.engine.verdict import Verdict
 from varroom.model.camera import Camera, Floats, clip_segment
 from varroom.model.situation import Position, Situation
-from varroom.output_file import check_target, write_atomically
+from varroom.output_file import FIGURE_FORMATS, FIGURE_SUFFIXES, check_target, write_atomically
 from varroom.pictures import PictureError, style, typeset
 from varroom.pictures.body import POSE
 from varroom.pictures.canvas import DPI, pixel_figure
@@ -67,12 +67,14 @@ def write_broadcast(
     situation: Situation, verdict: Verdict, camera: Camera, path: str | os.PathLike[str]
 ) -> None:
     """Write the broadcast-perspective picture as a PNG of the camera's size."""
-    target = check_target(path, "broadcast picture", (".png",))
+    target = check_target(path, "broadcast picture", FIGURE_SUFFIXES)
     figure = draw_broadcast(situation, verdict, camera)
     write_atomically(
         target,
         "broadcast picture",
-        lambda stream: figure.savefig(stream, format="png", dpi=DPI),
+        lambda stream: figure.savefig(
+            stream, format=FIGURE_FORMATS[target.suffix.lower()], dpi=DPI
+        ),
     )
 
 

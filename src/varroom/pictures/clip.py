@@ -40,7 +40,7 @@ from matplotlib.transforms import Bbox
 
 from varroom.engine.verdict import Effect, Status, Verdict
 from varroom.model.situation import Situation
-from varroom.output_file import check_target, write_atomically
+from varroom.output_file import CLIP_SUFFIXES, check_target, write_atomically
 from varroom.pictures import PictureError, style, typeset
 from varroom.pictures.marks import ball_mark, dots, polyline, vline
 from varroom.pictures.motion import XY, ball_at, positions_at
@@ -544,7 +544,7 @@ def write_clip(
 ) -> list[ClipFrame]:
     """Write the clip as an animated GIF (.gif) or an H.264 MP4 (.mp4); returns its frames.
     Written to a temporary file, then renamed; any failure is a `PictureError`."""
-    target = check_target(path, "clip", (".gif", ".mp4"))
+    target = check_target(path, "clip", CLIP_SUFFIXES)
     frames = clip_frames(situation, verdict, fps)
     rendered = render_frames(situation, verdict, frames)
     if target.suffix.lower() == ".gif":

@@ -25,7 +25,7 @@ from varroom.engine.penalty_verdict import ENCROACHING, OffenceKind, PenaltyVerd
 from varroom.law.penalty import FOOT_PARTS, Decision, goal_line_depth_m
 from varroom.model.measures import PENALTY_AREA_DEPTH_M, PENALTY_AREA_HALF_WIDTH_M, PENALTY_MARK_M
 from varroom.model.penalty import PenaltyKick
-from varroom.output_file import check_target, write_png
+from varroom.output_file import FIGURE_SUFFIXES, check_target, write_figure
 from varroom.pictures import style
 from varroom.pictures.marks import arrow, ball_mark, dots, polyline, vline
 from varroom.pictures.placement import around, marker_boxes, place
@@ -81,8 +81,8 @@ def draw_penalty_picture(kick: PenaltyKick, verdict: PenaltyVerdict) -> Figure:
 
 def write_penalty_png(kick: PenaltyKick, verdict: PenaltyVerdict, path: Path) -> None:
     """The two top-down views side by side, with the decision and the reason (PNG)."""
-    target = check_target(path, "picture", (".png",))
-    write_png(target, "picture", draw_penalty_picture(kick, verdict), dpi=PICTURE_DPI)
+    target = check_target(path, "picture", FIGURE_SUFFIXES)
+    write_figure(target, "picture", draw_penalty_picture(kick, verdict), dpi=PICTURE_DPI)
 
 
 def draw_penalty_screen(kick: PenaltyKick, verdict: PenaltyVerdict) -> Figure:
@@ -113,8 +113,8 @@ def draw_penalty_screen(kick: PenaltyKick, verdict: PenaltyVerdict) -> Figure:
 
 def write_penalty_screen(kick: PenaltyKick, verdict: PenaltyVerdict, path: Path) -> None:
     """The stadium-screen still (1920x1080) as a PNG."""
-    target = check_target(path, "screen still", (".png",))
-    write_png(target, "screen still", draw_penalty_screen(kick, verdict), dpi=SCREEN_DPI)
+    target = check_target(path, "screen still", FIGURE_SUFFIXES)
+    write_figure(target, "screen still", draw_penalty_screen(kick, verdict), dpi=SCREEN_DPI)
 
 
 def _figure(size_in: tuple[float, float], dpi: float) -> Figure:

@@ -35,7 +35,7 @@ import numpy.typing as npt
 
 from varroom.engine.verdict import Verdict
 from varroom.model.situation import Situation
-from varroom.output_file import check_target, write_atomically
+from varroom.output_file import HTML_SUFFIXES, check_target, write_atomically
 from varroom.pictures import style
 from varroom.pictures.body import ARM_JOINTS, BONES, FIGURE_HEIGHT_M, POSE, skeleton
 from varroom.pictures.geometry import pitch_lines
@@ -343,6 +343,6 @@ def _escape(text: str) -> str:
 def write_scene(situation: Situation, verdict: Verdict, path: str | os.PathLike[str]) -> None:
     """Write the interactive 3D scene as one self-contained HTML file (temporary file, then
     rename); a path that cannot be written is a `PictureError`."""
-    target = check_target(path, "3D scene", (".html", ".htm"))
+    target = check_target(path, "3D scene", HTML_SUFFIXES)
     page = scene_html(situation, verdict).encode("utf-8")
     write_atomically(target, "3D scene", lambda stream: stream.write(page))

@@ -36,7 +36,7 @@ from varroom.engine.policy import Policy, PolicyError, PolicyKind
 from varroom.engine.uncertainty import ConfidenceClass
 from varroom.engine.verdict import Status, Verdict
 from varroom.model.situation import Situation
-from varroom.output_file import check_target, write_png
+from varroom.output_file import FIGURE_SUFFIXES, check_target, write_figure
 from varroom.pictures import style, typeset
 from varroom.pictures.marks import ball_mark, vline
 from varroom.pictures.placement import around, cost, overlap, place
@@ -84,8 +84,8 @@ CARD_POINT = typeset.TextStyle(17)
 def write_screen(situation: Situation, verdict: Verdict, path: str | os.PathLike[str]) -> None:
     """Write the stadium-screen still as a 1920 x 1080 PNG (temporary file, then rename).
     A path that cannot be written is a `PictureError`."""
-    target = check_target(path, "screen picture", (".png",))
-    write_png(target, "screen picture", draw_screen(situation, verdict), DPI)
+    target = check_target(path, "screen picture", FIGURE_SUFFIXES)
+    write_figure(target, "screen picture", draw_screen(situation, verdict), DPI)
 
 
 def draw_screen(situation: Situation, verdict: Verdict) -> Figure:

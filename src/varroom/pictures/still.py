@@ -24,7 +24,7 @@ from matplotlib.transforms import Bbox
 
 from varroom.engine.explain import distance
 from varroom.engine.verdict import Status
-from varroom.output_file import check_target, write_png
+from varroom.output_file import FIGURE_SUFFIXES, check_target, write_figure
 from varroom.pictures import canvas, style
 from varroom.pictures.canvas import pixel_figure
 from varroom.pictures.placement import around, marker_boxes, place
@@ -104,8 +104,8 @@ def write_still_png(
     result: StillVerdict, image: npt.NDArray[np.uint8] | None, path: str | os.PathLike[str]
 ) -> None:
     """Write the drawn still as a PNG of the still's own size."""
-    target = check_target(path, "still picture", (".png",))
-    write_png(target, "still picture", draw_still(result, image), DPI)
+    target = check_target(path, "still picture", FIGURE_SUFFIXES)
+    write_figure(target, "still picture", draw_still(result, image), DPI)
 
 
 def _marks(ax: Axes, result: StillVerdict, scale: float, taken: list[Bbox]) -> None:

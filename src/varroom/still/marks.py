@@ -82,6 +82,23 @@ def load_marks(path: str | Path, size: tuple[int, int]) -> StillMarks:
     return marks_from_dict(read_json(path), size, str(path))
 
 
+# The keys the still-marks format names (docs/formats/still-marks.md); a slip of one is an
+# error.
+MARKS_KEYS = (
+    "kind",
+    "pitch",
+    "attack",
+    "players",
+    "landmarks",
+    "marks",
+    "ball",
+    "touch",
+    "involved",
+    "pixel_sd",
+    "meta",
+)
+
+
 def marks_from_dict(data: Any, size: tuple[int, int], source: str = "<marks>") -> StillMarks:
     """Check already-parsed still marks for a still of `size` pixels."""
     return _Reader(source, size).marks(data)
@@ -95,6 +112,7 @@ class _Reader(SituationReader):
     def marks(self, data: Any) -> StillMarks:
         root = self.object(data, "$")
         self.check_kind(root, "still_marks")
+        self.known_keys(root, "$", MARKS_KEYS)
         pitch = self.pitch(root.get("pitch"))
         players = self.players(self.required(root, "players", "$"))
         teams = self.two_teams(players)
@@ -150,6 +168,7 @@ class _Reader(SituationReader):
         for k, item in enumerate(items):
             where = f"$.landmarks[{k}]"
             obj = self.object(item, where)
+            self.known_keys(obj, where, ("pitch", "pixel"))
             xyz = self.point(self.required(obj, "pitch", where), f"{where}.pitch", (2, 3))
             x, y, z = xyz[0], xyz[1], (xyz[2] if len(xyz) == 3 else 0.0)
             if abs(x) > pitch.half_length_m + _EDGE_M or abs(y) > pitch.half_width_m + _EDGE_M:
@@ -173,6 +192,7 @@ class _Reader(SituationReader):
 
     def mark(self, value: Any, where: str) -> Mark:
         obj = self.object(value, where)
+        self.known_keys(obj, where, ("pixel", "height_m"))
         pixel = self.pixel(self.required(obj, "pixel", where), f"{where}.pixel")
         height = 0.0
         if "height_m" in obj:
@@ -181,6 +201,7 @@ class _Reader(SituationReader):
 
     def ball(self, value: Any, pitch: Pitch) -> tuple[Mark | None, tuple[float, float] | None]:
         obj = self.object(value, "$.ball")
+        self.known_keys(obj, "$.ball", ("pixel", "pitch"))
         if ("pixel" in obj) == ("pitch" in obj):
             raise self.fail("$.ball", "expected exactly one of pixel [u, v] or pitch [x, y]")
         if "pixel" in obj:
@@ -192,6 +213,7 @@ class _Reader(SituationReader):
 
     def still_touch(self, value: Any, players: Mapping[str, Player]) -> tuple[str | None, Action]:
         obj = self.object(value, "$.touch")
+        self.known_keys(obj, "$.touch", ("player", "action"))
         action = self.choice(Action, self.required(obj, "action", "$.touch"), "$.touch.action")
         player = obj.get("player")
         if action_without_player(action):

@@ -37,7 +37,7 @@ from matplotlib.figure import Figure
 
 from varroom.engine.verdict import Verdict
 from varroom.model.situation import Situation
-from varroom.output_file import OutputError, check_target, write_png
+from varroom.output_file import FIGURE_SUFFIXES, OutputError, check_target, write_figure
 from varroom.pictures import style
 from varroom.pictures.decision.banner import draw_banner
 from varroom.pictures.decision.layout import (
@@ -66,8 +66,8 @@ def write_decision(situation: Situation, verdict: Verdict, path: str | os.PathLi
     Written to a temporary file in the same directory, then renamed: a failure leaves no
     partial file. A path that cannot be written is a `RenderError`, not an OSError.
     """
-    target = check_target(path, "picture", ())
-    write_png(target, "picture", draw_decision(situation, verdict), DPI)
+    target = check_target(path, "picture", FIGURE_SUFFIXES)
+    write_figure(target, "picture", draw_decision(situation, verdict), DPI)
 
 
 def draw_decision(situation: Situation, verdict: Verdict) -> Figure:

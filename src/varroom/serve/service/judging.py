@@ -51,7 +51,7 @@ def read_dict(data: Any, source: str) -> tuple[FileKind, Any]:
     """The kind of a file and what its reader builds from it; a fault is a 422 with the JSON
     path `varroom check` names."""
     try:
-        return KINDS[file_kind(data)], case_from_dict(data, source)
+        return KINDS[file_kind(data, source)], case_from_dict(data, source)
     except InputError as error:
         raise ApiError(422, error.problem, error.where or "$") from None
 
