@@ -1,5 +1,6 @@
-"""mkdocs hook: pages that show a file kept at the repository's root (BENCHMARKS.md,
-CHANGELOG.md) include it with a line `<!-- include: NAME -->`.
+"""mkdocs hooks: pages that show a file kept at the repository's root (BENCHMARKS.md,
+CHANGELOG.md) include it with a line `<!-- include: NAME -->`; and the JSON Schemas of the
+formats are published at their `$id`s, `schemas/KIND.json` on the site (`varroom.schemas`).
 
 The file is written to be read at the root, so its links are made right for the site:
 `docs/X` becomes `X` (a page of the site), any other relative link a link to the file in the
@@ -9,6 +10,7 @@ strict build refuses broken links.)
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -32,3 +34,12 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
         return LINK.sub(lambda link: f"]({_site_link(link['target'], config['repo_url'])})", text)
 
     return INCLUDE.sub(include, markdown)
+
+
+def on_post_build(config: Any) -> None:
+    from varroom.schemas import SCHEMAS
+
+    folder = Path(config["site_dir"]) / "schemas"
+    folder.mkdir(parents=True, exist_ok=True)
+    for kind, build in SCHEMAS.items():
+        (folder / f"{kind}.json").write_text(json.dumps(build(), indent=2) + "\n")

@@ -29,6 +29,7 @@ _LAZY_COMMANDS = {
     "still": ("varroom.cli.still", "still"),
     "replay": ("varroom.cli.replay", "replay"),
     "live": ("varroom.cli.live", "live"),
+    "schema": ("varroom.cli.schema", "schema"),
 }
 
 

@@ -32,6 +32,22 @@ from varroom.match.tracking import EventKind, MatchEvent, MatchTracking, Provide
 from varroom.model.situation import Direction, Pitch, Player
 
 VERSION = 1
+# The keys each line's kind names (docs/formats/frames.md); a slip of one is an error.
+HEADER_KEYS = (
+    "kind",
+    "version",
+    "match",
+    "fps",
+    "pitch",
+    "provider",
+    "teams",
+    "players",
+    "attack",
+    "events",
+)
+HEADER_PLAYER_KEYS = ("id", "team", "goalkeeper", "name", "short_name", "number")
+FRAME_KEYS = ("kind", "period", "t", "ball", "players")
+EVENT_KEYS = ("kind", "period", "t", "type", "player")
 
 # The spec's event types and the event kinds they are; varroom also reads and writes any
 # other `EventKind` by its value (an interception, a block), which the spec's list lacks.
@@ -157,6 +173,7 @@ class StreamReader:
 
     def _frame(self, reader: JsonReader, obj: Any) -> Frame:
         assert self.header is not None
+        reader.known_keys(obj, "$", FRAME_KEYS)
         period = _period(reader, obj)
         t_s = reader.number(reader.required(obj, "t", "$"), "$.t")
         ball = np.full(3, np.nan)
@@ -202,6 +219,7 @@ class StreamReader:
             players[column] = (x, y)
 
     def _event(self, reader: JsonReader, obj: Any) -> MatchEvent:
+        reader.known_keys(obj, "$", EVENT_KEYS)
         period = _period(reader, obj)
         t_s = reader.number(reader.required(obj, "t", "$"), "$.t")
         name = reader.string(reader.required(obj, "type", "$"), "$.type")
@@ -245,6 +263,7 @@ def _period(reader: JsonReader, obj: Any) -> int:
 
 
 def _header(reader: JsonReader, obj: Any) -> Header:
+    reader.known_keys(obj, "$", HEADER_KEYS)
     fps = reader.positive(reader.required(obj, "fps", "$"), "$.fps")
     pitch = reader.pitch(obj.get("pitch"))
     players = []
@@ -252,6 +271,7 @@ def _header(reader: JsonReader, obj: Any) -> Header:
     for k, item in enumerate(reader.array(reader.required(obj, "players", "$"), "$.players")):
         where = f"$.players[{k}]"
         entry = reader.object(item, where)
+        reader.known_keys(entry, where, HEADER_PLAYER_KEYS)
         pid = reader.string(reader.required(entry, "id", where), f"{where}.id")
         if pid in seen:
             raise reader.fail(f"{where}.id", f"{pid!r} listed twice")

@@ -1,0 +1,355 @@
+"""JSON Schemas (draft 2020-12) of the files varroom reads: `varroom schema KIND` prints one.
+
+Each schema is built from what the reader itself knows: the keys it names at each place
+(`ROOT_KEYS`, `PLAYER_KEYS`, ... in `varroom.formats`) and the closed lists of the model's
+enums, so that the reader and the schema cannot drift apart (tests/test_schemas.py validates
+every example and every file varroom writes against them). The schemas are the strict
+contract: they refuse every key the format does not name, where the readers ignore a key far
+from every name (the spec allows notes of a file's own) and refuse only a slip of one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from enum import Enum
+from typing import Any
+
+from varroom.formats import ball_line_json, penalty_json, situation_json
+from varroom.model.ball_line import BallLineCall, BallTrackingSource, ContactKind
+from varroom.model.noise import TrackingSource
+from varroom.model.penalty import DoubleTouch, KickResult, PenaltyCall, PenaltyFacts
+from varroom.model.situation import (
+    Action,
+    BodyPart,
+    Direction,
+    InvolvementKind,
+    OffField,
+    OnFieldCall,
+)
+from varroom.still.marks import MARKS_KEYS
+
+DRAFT = "https://json-schema.org/draft/2020-12/schema"
+BASE = "https://varroom.github.io/varroom/schemas"
+Schema = dict[str, Any]
+
+
+def _enum(kind: type[Enum], exclude: tuple[Enum, ...] = ()) -> Schema:
+    return {"enum": [member.value for member in kind if member not in exclude]}
+
+
+def _object(keys: tuple[str, ...], properties: Schema, required: tuple[str, ...] = ()) -> Schema:
+    """An object of exactly the keys the reader names (each described in `properties`)."""
+    assert set(properties) == set(keys), set(properties) ^ set(keys)
+    out: Schema = {"type": "object", "properties": properties, "additionalProperties": False}
+    if required:
+        out["required"] = list(required)
+    return out
+
+
+NUMBER: Schema = {"type": "number"}
+POSITIVE: Schema = {"type": "number", "exclusiveMinimum": 0}
+NON_NEGATIVE: Schema = {"type": "number", "minimum": 0}
+TEXT: Schema = {"type": "string", "minLength": 1}
+XY: Schema = {"type": "array", "items": NUMBER, "minItems": 2, "maxItems": 2}
+XY_OR_XYZ: Schema = {"type": "array", "items": NUMBER, "minItems": 2, "maxItems": 3}
+META: Schema = {"type": "object", "description": "free-form: anything goes"}
+
+
+def _pitch(with_line_width: bool = False) -> Schema:
+    keys = ("length", "width", "line_width") if with_line_width else ("length", "width")
+    return _object(keys, {key: POSITIVE for key in keys})
+
+
+def _on_field(calls: type[Enum]) -> Schema:
+    return _object(("decision", "by"), {"decision": _enum(calls), "by": {"type": "string"}})
+
+
+def _players() -> Schema:
+    player = _object(
+        situation_json.PLAYER_KEYS,
+        {
+            "id": TEXT,
+            "team": TEXT,
+            "goalkeeper": {"type": "boolean"},
+            "name": TEXT,
+            "short_name": TEXT,
+            "number": {"type": "integer"},
+        },
+        required=("id", "team"),
+    )
+    return {"type": "array", "minItems": 1, "items": player}
+
+
+ATTACK = _object(("team", "towards"), {"team": TEXT, "towards": _enum(Direction)})
+TRACKING = _object(
+    situation_json.TRACKING_KEYS,
+    {
+        "source": _enum(TrackingSource),
+        "position_sd_m": NON_NEGATIVE,
+        "ball_sd_m": NON_NEGATIVE,
+        "centroid_reach_sd_m": NON_NEGATIVE,
+        "timing_sd_s": NON_NEGATIVE,
+        "frame_rate_hz": POSITIVE,
+    },
+)
+POSITION = _object(
+    situation_json.POSITION_KEYS,
+    {
+        "x": NUMBER,
+        "y": NUMBER,
+        "parts": {
+            "type": "object",
+            "propertyNames": _enum(BodyPart),
+            "additionalProperties": {"anyOf": [NUMBER, XY_OR_XYZ]},
+        },
+        "off_field": _enum(OffField),
+        "v": XY,
+    },
+    required=("x", "y"),
+)
+POSITIONS: Schema = {"type": "object", "additionalProperties": POSITION}
+
+
+def situation() -> Schema:
+    """A situation, format 1.0 to 1.2 (docs/formats/situation.md)."""
+    involvement = _object(
+        ("player", "kind", "t", "at"),
+        {"player": TEXT, "kind": _enum(InvolvementKind), "t": NUMBER, "at": XY},
+        required=("player", "kind"),
+    )
+    touch = _object(
+        situation_json.TOUCH_KEYS,
+        {
+            "t": NUMBER,
+            "player": {"anyOf": [TEXT, {"type": "null"}]},
+            "action": _enum(Action),
+            "ball": XY_OR_XYZ,
+            "positions": POSITIONS,
+            "involvement": {"type": "array", "items": involvement},
+            "ball_v": XY,
+            "view": _object(
+                ("area",), {"area": {"type": "array", "items": XY, "minItems": 3}}, ("area",)
+            ),
+        },
+        required=("t", "player", "action", "ball", "positions"),
+    )
+    root = _object(
+        situation_json.ROOT_KEYS,
+        {
+            "kind": {"const": "situation"},
+            "version": {"enum": list(situation_json.VERSIONS)},
+            "pitch": _pitch(),
+            "players": _players(),
+            "attack": ATTACK,
+            "touches": {"type": "array", "minItems": 1, "items": touch},
+            "team_sizes": {
+                "type": "object",
+                "additionalProperties": {
+                    "type": "integer",
+                    "minimum": situation_json.FEWEST_PLAYERS,
+                    "maximum": 11,
+                },
+            },
+            "on_field": _on_field(OnFieldCall),
+            "meta": META,
+            "tracking": TRACKING,
+            "camera": {"type": "object", "description": "docs/pictures.md"},
+        },
+        required=("players", "touches"),
+    )
+    # From 1.2 on the attacking direction is stated (format 1.2).
+    root["if"] = {"required": ["version"], "properties": {"version": {"const": "1.2"}}}
+    root["then"] = {"required": ["attack"]}
+    return _titled(root, "situation", "A situation: Law 11 offside, format 1.0 to 1.2")
+
+
+def penalty_kick() -> Schema:
+    """A penalty kick (docs/formats/penalty-kick.md)."""
+    flags: Schema = {f.name: {"type": "boolean"} for f in dataclasses.fields(PenaltyFacts)}
+    flags["double_touch"] = {"anyOf": [_enum(DoubleTouch), {"type": "null"}]}
+    flags["encroacher_involved"] = {"type": "array", "items": TEXT}
+    root = _object(
+        penalty_json.ROOT_KEYS,
+        {
+            "kind": {"const": penalty_json.KIND},
+            "pitch": _pitch(with_line_width=True),
+            "players": _players(),
+            "attack": ATTACK,
+            "kick": _object(
+                ("t", "kicker", "identified_kicker", "ball"),
+                {"t": NUMBER, "kicker": TEXT, "identified_kicker": TEXT, "ball": XY_OR_XYZ},
+                required=("t", "kicker", "ball"),
+            ),
+            "positions": POSITIONS,
+            "result": _enum(KickResult),
+            "ball_after": XY_OR_XYZ,
+            "facts": _object(penalty_json.FACT_KEYS, flags),
+            "on_field": _on_field(PenaltyCall),
+            "meta": META,
+            "tracking": TRACKING,
+        },
+        required=("kind", "players", "kick", "positions", "result"),
+    )
+    return _titled(root, "penalty_kick", "A penalty kick: Law 14")
+
+
+def ball_line() -> Schema:
+    """A ball line (docs/formats/ball-line.md)."""
+    sample = {"type": "array", "items": NUMBER, "minItems": 4, "maxItems": 4}
+    root = _object(
+        ball_line_json.ROOT_KEYS,
+        {
+            "kind": {"const": ball_line_json.KIND},
+            "pitch": _pitch(),
+            "ball_track": {"type": "array", "items": sample, "minItems": 2},
+            "ball_radius_m": POSITIVE,
+            "goal": _object(
+                ("width", "height", "post_width"),
+                {"width": POSITIVE, "height": POSITIVE, "post_width": NON_NEGATIVE},
+            ),
+            "noise": _object(
+                ("source", "ball_sd_m"),
+                {"source": _enum(BallTrackingSource), "ball_sd_m": NON_NEGATIVE},
+            ),
+            "on_field": _on_field(BallLineCall),
+            "meta": META,
+            "contacts": {
+                "type": "array",
+                "items": _object(
+                    ("t", "kind"),
+                    {"t": NUMBER, "kind": _enum(ContactKind, exclude=(ContactKind.UNNAMED,))},
+                    required=("t", "kind"),
+                ),
+            },
+        },
+        required=("ball_track",),
+    )
+    return _titled(root, "ball_line", "A ball line: Laws 9.1 and 10.1")
+
+
+def still_marks() -> Schema:
+    """The marks on a broadcast still (docs/formats/still-marks.md)."""
+    pixel = XY
+    root = _object(
+        MARKS_KEYS,
+        {
+            "kind": {"const": "still_marks"},
+            "pitch": _pitch(),
+            "attack": ATTACK,
+            "players": _players(),
+            "landmarks": {
+                "type": "array",
+                "minItems": 4,
+                "items": _object(
+                    ("pitch", "pixel"), {"pitch": XY_OR_XYZ, "pixel": pixel}, ("pitch", "pixel")
+                ),
+            },
+            "marks": {
+                "type": "object",
+                "minProperties": 1,
+                "additionalProperties": _object(
+                    ("pixel", "height_m"), {"pixel": pixel, "height_m": NON_NEGATIVE}, ("pixel",)
+                ),
+            },
+            "ball": {
+                "oneOf": [
+                    _object(("pixel",), {"pixel": pixel}, ("pixel",)),
+                    _object(("pitch",), {"pitch": XY}, ("pitch",)),
+                ]
+            },
+            "touch": _object(
+                ("player", "action"),
+                {"player": {"anyOf": [TEXT, {"type": "null"}]}, "action": _enum(Action)},
+                ("action",),
+            ),
+            "involved": TEXT,
+            "pixel_sd": NON_NEGATIVE,
+            "meta": META,
+        },
+        required=("players", "landmarks", "marks", "ball", "touch"),
+    )
+    return _titled(root, "still_marks", "The marks on a broadcast still")
+
+
+def frames() -> Schema:
+    """One line of a frame stream: a header, a frame, an event or the end
+    (docs/formats/frames.md)."""
+    from varroom.live import stream
+
+    player = _object(
+        stream.HEADER_PLAYER_KEYS,
+        {
+            "id": TEXT,
+            "team": TEXT,
+            "goalkeeper": {"type": "boolean"},
+            "name": {"type": "string"},
+            "short_name": {"type": "string"},
+            "number": {"type": "integer"},
+        },
+        required=("id", "team"),
+    )
+    periods = {"type": "object", "additionalProperties": _enum(Direction)}
+    header = _object(
+        stream.HEADER_KEYS,
+        {
+            "kind": {"const": "header"},
+            "version": {"type": "integer"},
+            "match": {"type": "string"},
+            "fps": POSITIVE,
+            "pitch": _pitch(),
+            "provider": {"type": "string"},
+            "teams": {
+                "type": "array",
+                "items": _object(("id", "name"), {"id": TEXT, "name": {"type": "string"}}, ("id",)),
+            },
+            "players": {"type": "array", "items": player},
+            "attack": {"type": "object", "additionalProperties": periods},
+            "events": {"type": "boolean"},
+        },
+        required=("kind", "fps", "players", "attack"),
+    )
+    period = {"type": "integer", "minimum": 1}
+    where = {"anyOf": [XY, {"type": "object", "required": ["x", "y"]}]}
+    frame = _object(
+        stream.FRAME_KEYS,
+        {
+            "kind": {"const": "frame"},
+            "period": period,
+            "t": NUMBER,
+            "ball": {"anyOf": [XY_OR_XYZ, {"type": "null"}]},
+            "players": {"type": "object", "additionalProperties": where},
+        },
+        required=("kind", "period", "t", "players"),
+    )
+    event = _object(
+        stream.EVENT_KEYS,
+        {
+            "kind": {"const": "event"},
+            "period": period,
+            "t": NUMBER,
+            "type": TEXT,
+            "player": {"anyOf": [TEXT, {"type": "null"}]},
+        },
+        required=("kind", "period", "t", "type"),
+    )
+    end = _object(("kind",), {"kind": {"const": "end"}}, ("kind",))
+    return _titled({"oneOf": [header, frame, event, end]}, "frames", "One line of a frame stream")
+
+
+def _titled(schema: Schema, kind: str, title: str) -> Schema:
+    return {"$schema": DRAFT, "$id": f"{BASE}/{kind}.json", "title": title, **schema}
+
+
+# `varroom schema KIND`: KIND as the files name it.
+SCHEMAS = {
+    "situation": situation,
+    "penalty_kick": penalty_kick,
+    "ball_line": ball_line,
+    "still_marks": still_marks,
+    "frames": frames,
+}
+
+
+def schema(kind: str) -> Schema:
+    """The schema of files of `kind` (KeyError for a kind without one)."""
+    return SCHEMAS[kind]()
