@@ -262,35 +262,52 @@ def _slip(word: str, at: int, letter: str, how: str) -> str:
     return word[:at] + word[at + 1] + word[at] + word[at + 2 :] if len(word) > 1 else word
 
 
-@settings(max_examples=120, deadline=None)
-@given(
-    st.sampled_from(EXAMPLE_FILES),
-    st.integers(0, 10_000),
-    st.integers(0, 40),
-    st.sampled_from("abcdefghijklmnopqrstuvwxyz_"),
-    st.sampled_from(["insert", "delete", "change", "swap"]),
-)
-def test_a_slip_in_any_key_of_any_example_is_refused_or_changes_nothing(
-    source: Path, which: int, at: int, letter: str, how: str
-) -> None:
+@dataclass(frozen=True)
+class Slip:
+    """An example with one key slipped: a letter put in, taken out, changed, or two swapped."""
+
+    source: Path
+    data: dict[str, Any]
+    mangled: dict[str, Any]
+    path: tuple[str | int, ...]
+    slipped: str
+
+
+@st.composite
+def slips(draw: st.DrawFn) -> Slip | None:
+    """A slip of any key of any example (None where the edit leaves the key as it was, or
+    names a key its object already has)."""
+    source = draw(st.sampled_from(EXAMPLE_FILES))
     data = json.loads(source.read_text())
     paths = list(_key_paths(data))
-    path = paths[which % len(paths)]
+    path = paths[draw(st.integers(0, len(paths) - 1))]
     key = str(path[-1])
-    slipped = _slip(key, at, letter, how)
-    parent: Any = data
-    for step in path[:-1]:
-        parent = parent[step]
-    if slipped == key or slipped in parent or not slipped:
-        return  # no slip, or one that names a key the object already has
-    before = _verdict(data, source)
+    slipped = _slip(
+        key,
+        draw(st.integers(0, 40)),
+        draw(st.sampled_from("abcdefghijklmnopqrstuvwxyz_")),
+        draw(st.sampled_from(["insert", "delete", "change", "swap"])),
+    )
     mangled = copy.deepcopy(data)
     target: Any = mangled
     for step in path[:-1]:
         target = target[step]
+    if slipped == key or slipped in target or not slipped:
+        return None
     target[slipped] = target.pop(key)
+    return Slip(source, data, mangled, path, slipped)
+
+
+@settings(max_examples=120, deadline=None)
+@given(slips())
+def test_a_slip_in_any_key_of_any_example_is_refused_or_changes_nothing(
+    slip: Slip | None,
+) -> None:
+    if slip is None:
+        return
+    before = _verdict(slip.data, slip.source)
     try:
-        after = _verdict(mangled, source)
+        after = _verdict(slip.mangled, slip.source)
     except InputError:
         return
-    assert after == before, (path, slipped)
+    assert after == before, (slip.path, slip.slipped)
