@@ -126,7 +126,7 @@ def test_an_unknown_kind_is_one_line_with_the_kinds() -> None:
     assert result.exit_code == 2
     assert result.stderr.strip() == (
         "varroom: KIND situaton: no such kind (did you mean 'situation'?); "
-        "the kinds are situation, penalty_kick, ball_line, still_marks, frames"
+        "the kinds are situation, penalty_kick, ball_line, still_marks, frames, verdict"
     )
 
 
@@ -148,3 +148,23 @@ def test_every_line_varroom_replay_writes_validates() -> None:
     assert kinds.count("frame") > 100 and "event" in kinds
     for line in lines:
         assert check.is_valid(json.loads(line)), line
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for p in EXAMPLE_FILES if p.parent.name != "still"],
+    ids=lambda p: str(p.relative_to(ROOT)),
+)
+def test_what_check_json_prints_validates(path: Path) -> None:
+    """Each example's verdict as `varroom check --json` prints it, under every policy's
+    outcome: the verdict schema holds its keys and closed lists."""
+    result = CliRunner().invoke(cli, ["check", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    printed = json.loads(result.stdout)
+    check = validator("verdict")
+    assert [e.message for e in check.iter_errors(printed)] == []
+    # And it says no to what is not a verdict: a key renamed, a closed list broken.
+    renamed = {("statu" if k == "status" else "decisio" if k == "decision" else k): v
+               for k, v in printed.items()}  # fmt: skip
+    assert not check.is_valid(renamed)
+    assert not check.is_valid({**printed, "law": 11})

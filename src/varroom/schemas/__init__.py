@@ -336,6 +336,97 @@ def frames() -> Schema:
     return _titled({"oneOf": [header, frame, event, end]}, "frames", "One line of a frame stream")
 
 
+def verdict() -> Schema:
+    """What `varroom check FILE --json` prints: a situation's, a penalty kick's or a ball
+    line's verdict (docs/formats/). Its keys and closed lists; what each holds is on the
+    format's page."""
+    from varroom.engine.uncertainty import ConfidenceClass
+    from varroom.engine.verdict import Status
+    from varroom.law.penalty import Decision, Row
+    from varroom.model.ball_line import BallLineDecision, Line
+
+    anything: Schema = {}
+    text_or_null: Schema = {"anyOf": [{"type": "string"}, {"type": "null"}]}
+    number_or_null: Schema = {"anyOf": [NUMBER, {"type": "null"}]}
+    common = {
+        "policy": TEXT,
+        "policy_outcomes": {"type": "object"},
+        "policy_would_differ": {"type": "boolean"},
+        "reason": {"type": "string"},
+        "law": {"type": "string"},
+    }
+    offside = _object(
+        SITUATION_VERDICT_KEYS,
+        {
+            **{key: anything for key in SITUATION_VERDICT_KEYS},
+            **common,
+            "offence": {"type": "boolean"},
+            "status": _enum(Status),
+            "margin_m": number_or_null,
+            "probability": number_or_null,
+            "confidence_class": {"anyOf": [_enum(ConfidenceClass), {"type": "null"}]},
+            "announcement": {"type": "string"},
+            "assumed": {"type": "array", "items": {"type": "string"}},
+        },
+        required=("offence", "status", "reason", "law"),
+    )
+    penalty = _object(
+        PENALTY_VERDICT_KEYS,
+        {
+            **{key: anything for key in PENALTY_VERDICT_KEYS},
+            **common,
+            "kind": {"const": penalty_json.KIND},
+            "decision": _enum(Decision),
+            "row": _enum(Row),
+            "restart_team": text_or_null,
+            "announcement": {"type": "string"},
+            "offences": {"type": "array", "items": {"type": "object"}},
+        },
+        required=("kind", "decision", "reason"),
+    )
+    ball = _object(
+        BALL_LINE_VERDICT_KEYS,
+        {
+            **{key: anything for key in BALL_LINE_VERDICT_KEYS},
+            **common,
+            "kind": {"const": ball_line_json.KIND},
+            "decision": _enum(BallLineDecision),
+            "line": {"anyOf": [_enum(Line), {"type": "null"}]},
+            "nearest_line": _enum(Line),
+            "margin_m": NUMBER,
+            "probability": NUMBER,
+            "on_field_decision": text_or_null,
+        },
+        required=("kind", "decision", "margin_m", "reason"),
+    )
+    return _titled(
+        {"oneOf": [offside, penalty, ball]}, "verdict", "What varroom check --json prints"
+    )
+
+
+# The verdicts' keys, as their `to_dict` writes them (tests/test_schemas.py checks every
+# example's verdict against them): those every kind has, then each kind's own.
+COMMON_VERDICT_KEYS = ("policy", "policy_outcomes", "policy_would_differ", "reason", "law")
+SITUATION_VERDICT_KEYS = (
+    *COMMON_VERDICT_KEYS,
+    *("offence", "status", "offender", "judged_at", "involved_at", "involvement", "restart"),
+    *("restart_spot_m", "margin_m", "nearest_attacker", "margin_se_m", "margin_ci_m"),
+    *("probability", "confidence_class", "announcement", "line", "positions", "chain"),
+    *("settings", "tracking", "unseen", "assumed", "would_be"),
+)
+PENALTY_VERDICT_KEYS = (
+    *COMMON_VERDICT_KEYS,
+    *("kind", "decision", "restart_team", "result", "row", "offences", "cautions"),
+    *("warnings", "goalkeeper", "keeper_margin_m", "keeper", "announcement", "settings"),
+)
+BALL_LINE_VERDICT_KEYS = (
+    *COMMON_VERDICT_KEYS,
+    *("kind", "decision", "line", "nearest_line", "wholly_over", "crossed_at_t", "margin_m"),
+    *("margin_se_m", "samples_margin_m", "probability", "peak_t", "peak_between_samples"),
+    *("peak_contact", "contacts", "ball_m", "in_goal_mouth", "on_field_decision", "noise"),
+)
+
+
 def _titled(schema: Schema, kind: str, title: str) -> Schema:
     return {"$schema": DRAFT, "$id": f"{BASE}/{kind}.json", "title": title, **schema}
 
@@ -347,6 +438,7 @@ SCHEMAS = {
     "ball_line": ball_line,
     "still_marks": still_marks,
     "frames": frames,
+    "verdict": verdict,
 }
 
 
