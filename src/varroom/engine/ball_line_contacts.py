@@ -303,13 +303,20 @@ def _meeting(before: Floats, after: Floats, lo: float, hi: float) -> float | Non
     root of their difference within [lo, hi] (None where they do not cross there)."""
     axis = int(np.argmax(np.abs(after[:, 1] - before[:, 1])))
     c0, c1, c2 = after[axis] - before[axis]
-    roots = np.roots([c2, c1, c0]) if abs(c2) > 1e-12 else np.array([-c0 / c1] if c1 else [])
     # Flights that meet at a sample cross at the gap's very end, where a clock's rounding
     # (1e-12 s at an hour) may put the root a hair outside: a microsecond is still the gap.
-    slack = MEETING_SLACK_S
-    real = [
+    real = roots_within(c0, c1, c2, lo, hi, flat=1e-12, slack=MEETING_SLACK_S)
+    return min(real) if real else None
+
+
+def roots_within(
+    c0: float, c1: float, c2: float, lo: float, hi: float, *, flat: float = 0.0, slack: float = 0.0
+) -> list[float]:
+    """The real roots of c0 + c1 tau + c2 tau^2 within [lo - slack, hi + slack], put inside
+    [lo, hi]; taken as a line where |c2| <= `flat`, and rootless where that is flat too."""
+    roots = np.roots([c2, c1, c0]) if abs(c2) > flat else np.array([-c0 / c1] if c1 else [])
+    return [
         min(max(float(r.real), lo), hi)
         for r in roots
         if abs(r.imag) < 1e-12 and lo - slack <= r.real <= hi + slack
     ]
-    return min(real) if real else None

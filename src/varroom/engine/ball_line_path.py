@@ -22,7 +22,13 @@ import numpy.typing as npt
 
 # A local quadratic bending more than SMOOTH_FLIGHT_MPS2 is a kick, a bounce off the frame or a
 # jump in the tracking: its vertex says nothing about the path, and only the samples count there.
-from varroom.engine.ball_line_contacts import SMOOTH_FLIGHT_MPS2, Contacts, Corner, Flight
+from varroom.engine.ball_line_contacts import (
+    SMOOTH_FLIGHT_MPS2,
+    Contacts,
+    Corner,
+    Flight,
+    roots_within,
+)
 from varroom.law.ball_line import outer_edge_m
 from varroom.model.ball_line import BallTrack, Contact, Line
 from varroom.model.situation import Pitch
@@ -231,8 +237,7 @@ def _corner_crossing(
     lo, hi = flight.from_s, peak_s - at
     if c0 + c1 * lo + c2 * lo * lo > 0:
         return at + lo
-    roots = np.roots([c2, c1, c0]) if abs(c2) > 1e-15 else np.array([-c0 / c1] if c1 else [])
-    real = [float(r.real) for r in roots if abs(r.imag) < 1e-12 and lo <= r.real <= hi]
+    real = roots_within(float(c0), float(c1), float(c2), lo, hi, flat=1e-15)
     return at + (min(real) if real else hi)
 
 
@@ -290,8 +295,7 @@ def _smoothed(
         if start > 0:
             crossed = centre_s + lo
         else:  # the root between the window's start and the furthest point
-            roots = np.roots([c2, c1, c0]) if c2 != 0 else np.array([-c0 / c1])
-            real = [float(r.real) for r in roots if abs(r.imag) < 1e-12 and lo <= r.real <= best]
+            real = roots_within(c0, c1, c2, lo, best)
             crossed = centre_s + (min(real) if real else best)
     return (value, when, lag, factor), crossed, centre_s + lo
 

@@ -1,7 +1,8 @@
 """Reading a ball line (format version 1, `shared/spec/ball-line.md`) from JSON.
 
 Every fault is an `InputError` naming the file and the JSON path of the fault, so that the
-command line can print one line and exit 2. Extra keys are ignored, as the format says.
+command line can print one line and exit 2. Extra keys are ignored, as the format says,
+unless one is a slip of a key it names (`JsonReader.known_keys`).
 """
 
 from __future__ import annotations

@@ -1,11 +1,12 @@
 """Reading and writing a situation (format version 1.2, `shared/spec/situation.md`) as JSON.
 
 Every fault is an `InputError` naming the file and the JSON path of the fault, so that
-the command line can print one line and exit 2. Extra keys are ignored, as the format says.
-Impossible input is a fault too (docs/formats/situation-1.1.md): a position or a ball more
-than `json_fields.OUTSIDE_PITCH_LIMIT_M` outside the pitch, a player listed twice at one touch, a body
-part farther than `PART_REACH_M` from its player's tracked point, more players of a team in
-view than it has on the pitch.
+the command line can print one line and exit 2. Extra keys are ignored, as the format says,
+unless one is a slip of a key it names (`JsonReader.known_keys`). Impossible input is a fault
+too (docs/formats/situation-1.1.md): a position or a ball more than
+`json_fields.OUTSIDE_PITCH_LIMIT_M` outside the pitch, a player listed twice at one touch, a
+body part farther than `PART_REACH_M` from its player's tracked point, more players of a team
+in view than it has on the pitch.
 """
 
 from __future__ import annotations

@@ -27,12 +27,14 @@ import numpy.typing as npt
 
 from varroom.errors import InputError
 from varroom.formats.json_fields import JsonReader, did_you_mean, kind_of
+from varroom.formats.situation_json import PLAYER_KEYS
 from varroom.match.direction import DirectionSource, Team, TeamAttack
 from varroom.match.tracking import EventKind, MatchEvent, MatchTracking, Provider
 from varroom.model.situation import Direction, Pitch, Player
 
 VERSION = 1
-# The keys each line's kind names (docs/formats/frames.md); a slip of one is an error.
+# The keys each line's kind names (docs/formats/frames.md; a header's players are named as a
+# situation's); a slip of one is an error.
 HEADER_KEYS = (
     "kind",
     "version",
@@ -45,7 +47,6 @@ HEADER_KEYS = (
     "attack",
     "events",
 )
-HEADER_PLAYER_KEYS = ("id", "team", "goalkeeper", "name", "short_name", "number")
 FRAME_KEYS = ("kind", "period", "t", "ball", "players")
 EVENT_KEYS = ("kind", "period", "t", "type", "player")
 
@@ -271,7 +272,7 @@ def _header(reader: JsonReader, obj: Any) -> Header:
     for k, item in enumerate(reader.array(reader.required(obj, "players", "$"), "$.players")):
         where = f"$.players[{k}]"
         entry = reader.object(item, where)
-        reader.known_keys(entry, where, HEADER_PLAYER_KEYS)
+        reader.known_keys(entry, where, PLAYER_KEYS)
         pid = reader.string(reader.required(entry, "id", where), f"{where}.id")
         if pid in seen:
             raise reader.fail(f"{where}.id", f"{pid!r} listed twice")

@@ -276,18 +276,6 @@ def frames() -> Schema:
     (docs/formats/frames.md)."""
     from varroom.live import stream
 
-    player = _object(
-        stream.HEADER_PLAYER_KEYS,
-        {
-            "id": TEXT,
-            "team": TEXT,
-            "goalkeeper": {"type": "boolean"},
-            "name": {"type": "string"},
-            "short_name": {"type": "string"},
-            "number": {"type": "integer"},
-        },
-        required=("id", "team"),
-    )
     periods = {"type": "object", "additionalProperties": _enum(Direction)}
     header = _object(
         stream.HEADER_KEYS,
@@ -302,7 +290,7 @@ def frames() -> Schema:
                 "type": "array",
                 "items": _object(("id", "name"), {"id": TEXT, "name": {"type": "string"}}, ("id",)),
             },
-            "players": {"type": "array", "items": player},
+            "players": _players(),
             "attack": {"type": "object", "additionalProperties": periods},
             "events": {"type": "boolean"},
         },
