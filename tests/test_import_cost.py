@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 
 import varroom
-import varroom.cli.check as check_module
+import varroom.profiles.judging as judging_module
 from conftest import EXAMPLES
 from varroom.cli import collector
+from varroom.kinds import resolve
 
 KANE = EXAMPLES / "tottenham-sporting-2022-kane.json"
 # Libraries `check --json` never needs (rich prints the panel without --json).
@@ -124,14 +125,19 @@ def test_the_collector_is_paused_inside_and_as_it_was_after() -> None:
 
 def test_check_judges_without_the_collector(run_cli, monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[bool] = []
-    judge = check_module.judge
+    judge = judging_module.judge_situation
 
     def judging(*args: Any, **kwargs: Any) -> Any:
         seen.append(gc.isenabled())
         return judge(*args, **kwargs)
 
-    monkeypatch.setattr(check_module, "judge", judging)
-    assert run_cli("check", str(KANE), "--json").exit_code == 0
+    # The registry resolves a kind's judge by name on first use: clear what it resolved.
+    monkeypatch.setattr(judging_module, "judge_situation", judging)
+    resolve.cache_clear()
+    try:
+        assert run_cli("check", str(KANE), "--json").exit_code == 0
+    finally:
+        resolve.cache_clear()
     assert seen == [False]
     assert gc.isenabled()
 

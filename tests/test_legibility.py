@@ -35,8 +35,8 @@ from matplotlib.text import Annotation, Text
 from matplotlib.transforms import Bbox
 
 import varroom
-from varroom.cli.check import _PICTURES
 from varroom.engine.judgement import LineSetter
+from varroom.kinds import SITUATION
 from varroom.model.camera import look_at
 from varroom.model.situation import Situation
 from varroom.pictures import broadcast, scene, screen
@@ -234,7 +234,7 @@ def _everything(figure: Figure) -> list[Artist]:
 @pytest.fixture(scope="module")
 def decision(case: Case) -> Drawn:
     """The 2D picture, drawn by the module whose writer `varroom check --image` calls."""
-    _, _, module, writer = _PICTURES["image"]
+    module, writer = SITUATION.pictures["image"].split(":")
     draw: Callable[..., Figure] = getattr(import_module(module), writer.replace("write", "draw"))
     figure = draw(case.situation, case.verdict)
     return measure(_everything(figure), figure, DECISION)

@@ -30,6 +30,7 @@ _LAZY_COMMANDS = {
     "replay": ("varroom.cli.replay", "replay"),
     "live": ("varroom.cli.live", "live"),
     "schema": ("varroom.cli.schema", "schema"),
+    "profiles": ("varroom.cli.profiles", "profiles"),
 }
 
 

@@ -17,14 +17,31 @@ FILE = click.Path(dir_okay=False, path_type=Path)
 FOLDER = click.Path(file_okay=False, path_type=Path)
 
 
-def policy_option(command: Command) -> Command:
-    """`--policy`: how tight calls are settled, passed on as `policy_text` (engine.policy)."""
-    return click.option(
+def profile_option(command: Command) -> Command:
+    """`--profile` and `--policy`: the competition profile judged under, and a policy that
+    replaces its own, passed on as `profile` (a `Profile`, resolved before anything is read)."""
+
+    def resolved(context: click.Context, parameter: click.Parameter, value: str) -> object:
+        from varroom.profiles import load_profile
+
+        return load_profile(value)
+
+    command = click.option(
         "--policy",
         "policy_text",
+        default=None,
+        help="How tight calls are settled, instead of the profile's own: ifab, tolerance:5cm, "
+        "daylight or confidence:0.95.",
+    )(command)
+    return click.option(
+        "--profile",
+        "profile",
         default="ifab",
         show_default=True,
-        help="How tight calls are settled: ifab, tolerance:5cm, daylight or confidence:0.95.",
+        metavar="NAME|FILE",
+        callback=resolved,
+        help="The competition profile to judge under: a built-in one (`varroom profiles list`) "
+        "or a profile file (docs/formats/profile.md).",
     )(command)
 
 

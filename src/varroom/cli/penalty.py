@@ -1,19 +1,12 @@
-"""`varroom check` on a penalty-kick file: the verdict printed for a person or as JSON."""
+"""A penalty kick's verdict for a person at a terminal."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping
-from pathlib import Path
-
-import click
 from rich.console import Console
 from rich.panel import Panel
 
 from varroom.engine.explain import distance
-from varroom.engine.penalty import judge_penalty
 from varroom.engine.penalty_verdict import PenaltyVerdict
-from varroom.engine.policy import Policy
 from varroom.law.penalty import Decision
 from varroom.model.penalty import PenaltyKick
 
@@ -25,24 +18,9 @@ _TITLE = {
 }
 
 
-def check_penalty(
-    kick: PenaltyKick, policy: Policy, as_json: bool, pictures: Mapping[str, Path]
-) -> None:
-    """Judge a penalty kick, print the verdict, then draw what is asked: `--image` (the goal
-    line close-up and the penalty area) and `--screen` (`varroom check` refuses the others)."""
-    verdict = judge_penalty(kick, policy=policy)
-    if as_json:
-        click.echo(json.dumps(verdict.to_dict(), ensure_ascii=False))
-    else:
-        print_penalty(kick, verdict)
-    # The verdict comes first: a picture that cannot be written must not hide it.
-    if pictures:
-        from varroom.pictures.penalty import write_penalty_png, write_penalty_screen
-
-        if "image" in pictures:
-            write_penalty_png(kick, verdict, pictures["image"])
-        if "screen" in pictures:
-            write_penalty_screen(kick, verdict, pictures["screen"])
+def headline(verdict: PenaltyVerdict) -> str:
+    """The call as the verdict's title says it."""
+    return _TITLE[verdict.decision][0]
 
 
 def print_penalty(

@@ -4,15 +4,22 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 import numpy as np
 import numpy.typing as npt
 
-from varroom.cli.options import FILE, json_option, output_option, path_option, policy_option
-from varroom.engine.policy import Policy
+from varroom.cli.options import FILE, json_option, output_option, path_option, profile_option
 from varroom.errors import InputError
+from varroom.kinds import STILL_MARKS
 from varroom.output_file import FIGURE_SUFFIXES
+from varroom.profiles import Profile
+from varroom.profiles.judging import with_policy
+
+if TYPE_CHECKING:
+    from varroom.still.judge import StillVerdict
+    from varroom.still.marks import StillMarks
 
 
 @click.command()
@@ -27,31 +34,51 @@ from varroom.output_file import FIGURE_SUFFIXES
     "Write the still with the true offside line drawn on it (.png, .jpg, .svg or .pdf).",
     dest="out",
 )
-@policy_option
-def still(image: Path, marks: Path, as_json: bool, out: Path | None, policy_text: str) -> None:
+@profile_option
+def still(
+    image: Path,
+    marks: Path,
+    as_json: bool,
+    out: Path | None,
+    profile: Profile,
+    policy_text: str | None,
+) -> None:
     """Judge the moment a broadcast still IMAGE shows, from the marks on it (docs/still.md)."""
-    from varroom.still.judge import judge_still
     from varroom.still.marks import load_marks
 
-    policy = Policy.parse(policy_text)
+    profile = with_policy(profile, policy_text)
     pixels = _read_still(image) if out is not None else None
     size = (pixels.shape[1], pixels.shape[0]) if pixels is not None else _still_size(image)
-    result = judge_still(load_marks(marks, size), policy)
+    case = load_marks(marks, size)
+    result = STILL_MARKS.judged(case, profile)
     if as_json:
-        click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
+        click.echo(json.dumps({**result.to_dict(), "profile": profile.stamp()}, ensure_ascii=False))
     else:
-        from varroom.cli.terminal import print_verdict
-
-        print_verdict(result.situation, result.verdict)
-        calibration = result.calibration
-        click.echo(
-            f"Camera: {calibration.method.value} from {len(calibration.residuals_px)} landmarks, "
-            f"reprojection {calibration.reprojection_px:.1f} px RMS."
-        )
+        STILL_MARKS.print(case, result)
+        click.echo(f"Profile: {profile.label}.")
     if out is not None:
         from varroom.pictures.still import write_still_png
 
         write_still_png(result, pixels, out)
+
+
+def headline(result: StillVerdict) -> str:
+    """The call as the verdict's title says it."""
+    from varroom.cli.terminal import headline as situation_headline
+
+    return situation_headline(result.verdict)
+
+
+def print_still(marks: StillMarks, result: StillVerdict) -> None:
+    """The still's verdict for a person at a terminal, and the camera it rests on."""
+    from varroom.cli.terminal import print_verdict
+
+    print_verdict(result.situation, result.verdict)
+    calibration = result.calibration
+    click.echo(
+        f"Camera: {calibration.method.value} from {len(calibration.residuals_px)} landmarks, "
+        f"reprojection {calibration.reprojection_px:.1f} px RMS."
+    )
 
 
 def _still_size(image: Path) -> tuple[int, int]:

@@ -16,6 +16,11 @@ _TITLE = {
 }
 
 
+def headline(verdict: Verdict) -> str:
+    """The call as the verdict's title says it."""
+    return _TITLE[verdict.status][0]
+
+
 def print_verdict(situation: Situation, verdict: Verdict, console: Console | None = None) -> None:
     console = console or Console()
     title, style = _TITLE[verdict.status]

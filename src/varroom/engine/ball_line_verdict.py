@@ -39,11 +39,17 @@ class BallLineVerdict:
     def policy_would_differ(self) -> bool:
         return any(outcome is not self.decision for outcome in self.policy_outcomes.values())
 
+    @property
+    def status(self) -> BallLineDecision:
+        """The call, as every kind's verdict names it (`varroom.kinds.JudgedVerdict`)."""
+        return self.decision
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON object `varroom check --json` prints for a ball line (shared/spec/ball-line.md)."""
         return {
             "kind": "ball_line",
             "decision": self.decision.value,
+            "status": self.decision.value,
             "line": None if self.line is None else self.line.value,
             "nearest_line": self.nearest_line.value,
             "wholly_over": self.wholly_over,

@@ -115,12 +115,18 @@ class PenaltyVerdict:
     def penalised(self) -> tuple[PenaltyOffence, ...]:
         return tuple(o for o in self.offences if o.penalised)
 
+    @property
+    def status(self) -> Decision:
+        """The call, as every kind's verdict names it (`varroom.kinds.JudgedVerdict`)."""
+        return self.decision
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON object `varroom check --json` prints for a penalty kick."""
         keeper = self.keeper_measure
         return {
             "kind": "penalty_kick",
             "decision": self.decision.value,
+            "status": self.decision.value,
             "restart_team": self.restart_team,
             "result": self.result.value,
             "row": self.row.value,

@@ -24,6 +24,7 @@ from varroom.model.ball_line import (
     Goal,
 )
 from varroom.model.measures import BALL_RADIUS_M
+from varroom.model.noise_defaults import STATED_NOISE, NoiseDefaults
 from varroom.model.situation import Pitch
 
 KIND = "ball_line"
@@ -46,9 +47,12 @@ OFF_PITCH_LIMIT_M = 20.0
 HEIGHT_LIMIT_M = (-0.5, 60.0)
 
 
-def ball_line_from_dict(data: Any, source: str = "<ball line>") -> BallLineCase:
-    """Build a ball line from already-parsed JSON, checking every field."""
-    return _Reader(source).case(data)
+def ball_line_from_dict(
+    data: Any, source: str = "<ball line>", noise: NoiseDefaults = STATED_NOISE
+) -> BallLineCase:
+    """Build a ball line from already-parsed JSON, checking every field; `noise` is taken where
+    the file does not state its ball's error."""
+    return _Reader(source, noise).case(data)
 
 
 load_ball_line: FileReader[BallLineCase] = file_reader(ball_line_from_dict, "ball line")
@@ -152,7 +156,7 @@ class _Reader(JsonReader):
         else:
             source = BallTrackingSource.nearest(1.0 / float(np.median(np.diff(track.t_s))))
         if obj.get("ball_sd_m") is None:
-            return BallNoise.of_source(source)
+            return self.noise_defaults.ball(source)
         return BallNoise(source, self.non_negative(obj["ball_sd_m"], "$.noise.ball_sd_m"))
 
     def track(self, value: Any, pitch: Pitch) -> BallTrack:

@@ -8,6 +8,8 @@ from enum import Enum
 from typing import Any, TypeVar
 
 from varroom.errors import InputError
+from varroom.kinds import KINDS
+from varroom.model.noise_defaults import STATED_NOISE, NoiseDefaults
 from varroom.model.situation import Pitch
 from varroom.model.view import AROUND_PITCH_M
 
@@ -21,8 +23,10 @@ OUTSIDE_PITCH_LIMIT_M = AROUND_PITCH_M
 class JsonReader:
     """Checks JSON values one at a time; every fault is an `InputError` with the JSON path."""
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, noise_defaults: NoiseDefaults = STATED_NOISE) -> None:
         self.source = source
+        # The noise of each kind of data where the file does not state its own (the profile's).
+        self.noise_defaults = noise_defaults
 
     def fail(self, where: str, problem: str) -> InputError:
         return InputError(self.source, where, problem)
@@ -167,21 +171,13 @@ def kind_of(value: Any) -> str:
     }.get(type(value), type(value).__name__)
 
 
-# Every kind of file varroom reads, and the command that reads it (docs/formats/).
-KIND_COMMANDS = {
-    "situation": "varroom check FILE",
-    "penalty_kick": "varroom check FILE",
-    "ball_line": "varroom check FILE",
-    "still_marks": "varroom still IMAGE --marks FILE",
-    "header": "varroom live (a frame stream)",
+# Every kind of file varroom reads, and the command that reads it (docs/formats/): the kinds of
+# decision, and the live frame stream.
+KIND_COMMANDS = {kind.name: kind.read_by for kind in KINDS.values()} | {
+    "header": "varroom live (a frame stream)"
 }
 # The key that only one kind has, to tell a file without `kind` by.
-_SIGNATURE_KEYS = {
-    "touches": "situation",
-    "kick": "penalty_kick",
-    "ball_track": "ball_line",
-    "landmarks": "still_marks",
-}
+_SIGNATURE_KEYS = {kind.signature_key: kind.name for kind in KINDS.values()}
 
 
 def looks_like(root: Mapping[str, Any]) -> str | None:

@@ -18,6 +18,7 @@ from varroom.formats.situation_json import (
     position_dict,
     tracking_dict,
 )
+from varroom.model.noise_defaults import STATED_NOISE, NoiseDefaults
 from varroom.model.penalty import DoubleTouch, KickResult, PenaltyCall, PenaltyFacts, PenaltyKick
 from varroom.model.situation import Player
 
@@ -40,9 +41,12 @@ ROOT_KEYS = (
 FACT_KEYS = tuple(field.name for field in dataclasses.fields(PenaltyFacts))
 
 
-def penalty_kick_from_dict(data: Any, source: str = "<penalty kick>") -> PenaltyKick:
-    """Build a penalty kick from already-parsed JSON, checking every field."""
-    return _PenaltyReader(source).penalty_kick(data)
+def penalty_kick_from_dict(
+    data: Any, source: str = "<penalty kick>", noise: NoiseDefaults = STATED_NOISE
+) -> PenaltyKick:
+    """Build a penalty kick from already-parsed JSON, checking every field; `noise` is taken
+    where the file does not state its tracking's."""
+    return _PenaltyReader(source, noise).penalty_kick(data)
 
 
 load_penalty_kick: FileReader[PenaltyKick] = file_reader(penalty_kick_from_dict, "penalty kick")

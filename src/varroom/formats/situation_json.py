@@ -20,7 +20,8 @@ from varroom.errors import FormatWarning
 from varroom.formats.camera_json import camera_from_json
 from varroom.formats.json_fields import JsonReader, kind_of
 from varroom.formats.json_text import FileReader, TextReader, file_reader, text_reader
-from varroom.model.noise import NOISE_DEFAULTS, NoiseModel, Tracking, TrackingSource
+from varroom.model.noise import NoiseModel, Tracking, TrackingSource
+from varroom.model.noise_defaults import STATED_NOISE, NoiseDefaults
 from varroom.model.situation import (
     FULL_TEAM,
     Action,
@@ -77,9 +78,12 @@ TRACKING_KEYS = (
 )
 
 
-def situation_from_dict(data: Any, source: str = "<situation>") -> Situation:
-    """Build a situation from already-parsed JSON, checking every field."""
-    return SituationReader(source).situation(data)
+def situation_from_dict(
+    data: Any, source: str = "<situation>", noise: NoiseDefaults = STATED_NOISE
+) -> Situation:
+    """Build a situation from already-parsed JSON, checking every field; `noise` is taken where
+    the file does not state its tracking's."""
+    return SituationReader(source, noise).situation(data)
 
 
 load_situation: FileReader[Situation] = file_reader(situation_from_dict, "situation")
@@ -184,7 +188,7 @@ class SituationReader(JsonReader):
         source = default
         if "source" in obj:
             source = self.choice(TrackingSource, obj["source"], "$.tracking.source")
-        base = NOISE_DEFAULTS[source]
+        base = self.noise_defaults.tracking[source]
         figures = {
             name: self.non_negative(obj[name], f"$.tracking.{name}")
             for name in ("position_sd_m", "ball_sd_m", "centroid_reach_sd_m", "timing_sd_s")

@@ -337,6 +337,13 @@ def verdict() -> Schema:
     text_or_null: Schema = {"anyOf": [{"type": "string"}, {"type": "null"}]}
     number_or_null: Schema = {"anyOf": [NUMBER, {"type": "null"}]}
     common = {
+        # The competition profile it was judged under (docs/formats/profile.md).
+        "profile": {
+            "type": "object",
+            "properties": {"name": TEXT, "sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"}},
+            "required": ["name", "sha256"],
+            "additionalProperties": False,
+        },
         "policy": TEXT,
         "policy_outcomes": {"type": "object"},
         "policy_would_differ": {"type": "boolean"},
@@ -365,12 +372,13 @@ def verdict() -> Schema:
             **common,
             "kind": {"const": penalty_json.KIND},
             "decision": _enum(Decision),
+            "status": _enum(Decision),
             "row": _enum(Row),
             "restart_team": text_or_null,
             "announcement": {"type": "string"},
             "offences": {"type": "array", "items": {"type": "object"}},
         },
-        required=("kind", "decision", "reason"),
+        required=("kind", "decision", "status", "reason"),
     )
     ball = _object(
         BALL_LINE_VERDICT_KEYS,
@@ -379,13 +387,14 @@ def verdict() -> Schema:
             **common,
             "kind": {"const": ball_line_json.KIND},
             "decision": _enum(BallLineDecision),
+            "status": _enum(BallLineDecision),
             "line": {"anyOf": [_enum(Line), {"type": "null"}]},
             "nearest_line": _enum(Line),
             "margin_m": NUMBER,
             "probability": NUMBER,
             "on_field_decision": text_or_null,
         },
-        required=("kind", "decision", "margin_m", "reason"),
+        required=("kind", "decision", "status", "margin_m", "reason"),
     )
     return _titled(
         {"oneOf": [offside, penalty, ball]}, "verdict", "What varroom check --json prints"
@@ -394,10 +403,12 @@ def verdict() -> Schema:
 
 # The verdicts' keys, as their `to_dict` writes them (tests/test_schemas.py checks every
 # example's verdict against them): those every kind has, then each kind's own.
-COMMON_VERDICT_KEYS = ("policy", "policy_outcomes", "policy_would_differ", "reason", "law")
+COMMON_VERDICT_KEYS = (
+    *("status", "profile", "policy", "policy_outcomes", "policy_would_differ", "reason", "law"),
+)
 SITUATION_VERDICT_KEYS = (
     *COMMON_VERDICT_KEYS,
-    *("offence", "status", "offender", "judged_at", "involved_at", "involvement", "restart"),
+    *("offence", "offender", "judged_at", "involved_at", "involvement", "restart"),
     *("restart_spot_m", "margin_m", "nearest_attacker", "margin_se_m", "margin_ci_m"),
     *("probability", "confidence_class", "announcement", "line", "positions", "chain"),
     *("settings", "tracking", "unseen", "assumed", "would_be"),

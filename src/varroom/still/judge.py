@@ -22,12 +22,13 @@ from typing import Any
 
 import numpy as np
 
-from varroom.engine.judge import judge
+from varroom.engine.judge import DEFAULT_SETTINGS, judge
 from varroom.engine.judgement import LineSetter
 from varroom.engine.policy import IFAB, Policy
 from varroom.engine.verdict import Verdict
 from varroom.errors import InputError
 from varroom.formats.situation_json import situation_from_dict
+from varroom.model.settings import LawSettings
 from varroom.model.situation import Action, Situation
 from varroom.still.calibrate import Calibration, Method, calibrate
 from varroom.still.camera import Floats
@@ -73,7 +74,9 @@ def still_verdict(
     return judge_still(marks_from_dict(data, size, source), policy)
 
 
-def judge_still(marks: StillMarks, policy: Policy = IFAB) -> StillVerdict:
+def judge_still(
+    marks: StillMarks, policy: Policy = IFAB, settings: LawSettings = DEFAULT_SETTINGS
+) -> StillVerdict:
     calibration = calibrate(marks.landmarks, marks.size, marks.pixel_sd, marks.source)
     keys, pixels, heights = _pixels(marks, calibration)
     mapped = calibration.ground(pixels, heights)
@@ -90,7 +93,7 @@ def judge_still(marks: StillMarks, policy: Policy = IFAB) -> StillVerdict:
     )
     # Judge once to learn which margin decides, then again with the noise that margin has.
     first = judge(
-        situation_from_dict(_situation(marks, points, 0.0, 0.0), marks.source), policy=policy
+        situation_from_dict(_situation(marks, points, 0.0, 0.0), marks.source), settings, policy
     )
     se, position_sd, ball_sd = _noise(first, marks, spread)
     if se is not None and se > MAX_MARGIN_SE_M:
@@ -104,7 +107,7 @@ def judge_still(marks: StillMarks, policy: Policy = IFAB) -> StillVerdict:
     data = _situation(marks, points, position_sd, ball_sd)
     situation = situation_from_dict(data, marks.source)
     return StillVerdict(
-        marks, calibration, points, data, situation, judge(situation, policy=policy), se
+        marks, calibration, points, data, situation, judge(situation, settings, policy), se
     )
 
 

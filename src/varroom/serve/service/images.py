@@ -2,7 +2,7 @@
 
 The renderer (`varroom.pictures.decision.write_decision`, matplotlib) is imported on first use, or ahead of
 it in a thread when the server starts, so that serving the queue never waits on matplotlib; a
-penalty kick's and a ball line's writers (`judging.KINDS`) when one is first drawn.
+penalty kick's and a ball line's writers (their kinds', `varroom.kinds`) when one is first drawn.
 """
 
 from __future__ import annotations
@@ -14,11 +14,12 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from varroom.formats.load import SITUATION
+from varroom.kinds import SITUATION
+from varroom.profiles import ifab
 from varroom.serve.config import PRIVATE_DIR
 from varroom.serve.errors import ApiError
 from varroom.serve.facts import apply_facts
-from varroom.serve.service.judging import KINDS, read_dict
+from varroom.serve.service.judging import read_dict
 from varroom.serve.service.store import Store
 
 log = logging.getLogger("varroom.serve")
@@ -76,10 +77,10 @@ class Pictures:
                 return path
             source = row.source_name or "situation"
             try:
-                kind, case = read_dict(data, source)
+                kind, case = read_dict(data, source, ifab())
                 # A situation's writer is the renderer's, imported ahead when the server starts.
-                write = render if kind is KINDS[SITUATION] else kind.writer()
-                write(case, kind.judge(case), path)
+                write = render if kind is SITUATION else kind.picture_writer("image")
+                write(case, kind.judged(case, ifab()), path)
             except Exception:
                 log.exception("cannot draw situation %s", situation_id)
                 raise ApiError(

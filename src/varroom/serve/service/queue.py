@@ -9,6 +9,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
 from varroom.formats.load import file_kind
+from varroom.profiles import ifab
 from varroom.serve import db, json_input
 from varroom.serve.audit import incident_key
 from varroom.serve.facts import describe_changes, original_facts, play_kind
@@ -43,7 +44,7 @@ class Queue:
         `key`: an audit incident's natural key (`serve.audit.incident_key`), unique."""
         json_input.check(data)
         source_name = safe_name(source_name)
-        verdict, _ = judge_dict(data, source_name or "situation")
+        verdict, _ = judge_dict(data, source_name or "situation", ifab())
         stamp = now()
         row = {
             "created_at": stamp,

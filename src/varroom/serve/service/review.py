@@ -8,6 +8,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from varroom.profiles import ifab
 from varroom.serve import db
 from varroom.serve.errors import ApiError
 from varroom.serve.facts import Facts, FactsError, apply_facts, describe_changes, normalise
@@ -69,7 +70,7 @@ class Review:
         if normalised == json.loads(row.facts_json):
             return json.loads(row.verdict_json), normalised, False, time.perf_counter() - start
         verdict, _ = judge_dict(
-            apply_facts(data, normalised), row.source_name or f"situation {row.id}"
+            apply_facts(data, normalised), row.source_name or f"situation {row.id}", ifab()
         )
         return verdict, normalised, True, time.perf_counter() - start
 

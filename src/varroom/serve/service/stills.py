@@ -26,6 +26,7 @@ from PIL import Image, UnidentifiedImageError
 
 from varroom.model import measures
 from varroom.output_file import temporary_path
+from varroom.profiles import ifab
 from varroom.serve import db
 from varroom.serve.config import PRIVATE_DIR
 from varroom.serve.errors import ApiError, unjudgeable_as_422
@@ -196,7 +197,7 @@ class Stills:
                 return self.detail(still_id)
             # Another reviewer saved first: their incident is the still's; update it.
             still = self.row(still_id)
-        verdict, _ = judge_dict(data, f"still {still_id}")
+        verdict, _ = judge_dict(data, f"still {still_id}", ifab())
         with self.store.write_lock, self.store.engine.begin() as conn:
             assert still.situation_id is not None
             row = self.store.situation_row(conn, still.situation_id)
