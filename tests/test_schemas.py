@@ -126,7 +126,7 @@ def test_an_unknown_kind_is_one_line_with_the_kinds() -> None:
     assert result.exit_code == 2
     assert result.stderr.strip() == (
         "varroom: KIND situaton: no such kind (did you mean 'situation'?); "
-        "the kinds are situation, penalty_kick, ball_line, still_marks, frames, verdict"
+        "the kinds are situation, penalty_kick, ball_line, still_marks, frames, profile, verdict"
     )
 
 

@@ -273,29 +273,45 @@ class Slip:
     slipped: str
 
 
+def one_slip(
+    data: dict[str, Any],
+) -> st.SearchStrategy[tuple[dict[str, Any], tuple[str, ...]] | None]:
+    """A copy of `data` with one key slipped, and the slipped key's path (None where the edit
+    leaves the key as it was, or names a key its object already has)."""
+
+    @st.composite
+    def slipped(draw: st.DrawFn) -> tuple[dict[str, Any], tuple[str, ...]] | None:
+        paths = list(_key_paths(data))
+        path = paths[draw(st.integers(0, len(paths) - 1))]
+        key = str(path[-1])
+        new = _slip(
+            key,
+            draw(st.integers(0, 40)),
+            draw(st.sampled_from("abcdefghijklmnopqrstuvwxyz_")),
+            draw(st.sampled_from(["insert", "delete", "change", "swap"])),
+        )
+        mangled = copy.deepcopy(data)
+        target: Any = mangled
+        for step in path[:-1]:
+            target = target[step]
+        if new == key or new in target or not new:
+            return None
+        target[new] = target.pop(key)
+        return mangled, tuple(str(step) for step in (*path[:-1], new))
+
+    return slipped()
+
+
 @st.composite
 def slips(draw: st.DrawFn) -> Slip | None:
-    """A slip of any key of any example (None where the edit leaves the key as it was, or
-    names a key its object already has)."""
+    """A slip of any key of any example (`one_slip`)."""
     source = draw(st.sampled_from(EXAMPLE_FILES))
     data = json.loads(source.read_text())
-    paths = list(_key_paths(data))
-    path = paths[draw(st.integers(0, len(paths) - 1))]
-    key = str(path[-1])
-    slipped = _slip(
-        key,
-        draw(st.integers(0, 40)),
-        draw(st.sampled_from("abcdefghijklmnopqrstuvwxyz_")),
-        draw(st.sampled_from(["insert", "delete", "change", "swap"])),
-    )
-    mangled = copy.deepcopy(data)
-    target: Any = mangled
-    for step in path[:-1]:
-        target = target[step]
-    if slipped == key or slipped in target or not slipped:
+    slip = draw(one_slip(data))
+    if slip is None:
         return None
-    target[slipped] = target.pop(key)
-    return Slip(source, data, mangled, path, slipped)
+    mangled, path = slip
+    return Slip(source, data, mangled, path, path[-1])
 
 
 @settings(max_examples=120, deadline=None)

@@ -78,9 +78,10 @@ def check(
         if compare_text is not None:
             from varroom.cli.compare import compare
 
-            profiles = [load_profile(name.strip()) for name in compare_text.split(",")]
-            if len(profiles) < 2 or any(not name.strip() for name in compare_text.split(",")):
+            names = [name.strip() for name in compare_text.split(",")]
+            if len(names) < 2 or not all(names):
                 raise OptionError("--compare", compare_text, "name two profiles or more, by commas")
+            profiles = [load_profile(name) for name in names]
             compare(file, profiles, as_json, asked)
         else:
             _check(file, as_json, profile, asked)

@@ -208,14 +208,15 @@ def nearest(word: str, options: Iterable[str]) -> str | None:
     fold = word.lower().replace("-", "_")
     best: tuple[int, str] | None = None
     for option in options:
-        if fold == option.lower().replace("-", "_").replace(" ", "_"):
+        folded = option.lower().replace("-", "_").replace(" ", "_")
+        if fold == folded:
             return option
         # Short names too: a slip of "v" drops a velocity as surely as one of "goalkeeper"
         # drops a goalkeeper. A word that begins a longer name is a slip of it.
         allowed = 2 if len(option) >= 8 else 1
-        if len(fold) >= 5 and option.lower().startswith(fold):
+        if len(fold) >= 5 and folded.startswith(fold):
             allowed = max(allowed, len(option) - len(fold))
-        distance = _edits(fold, option.lower(), allowed)
+        distance = _edits(fold, folded, allowed)
         if distance <= allowed and (best is None or (distance, option) < best):
             best = (distance, option)
     return None if best is None else best[1]

@@ -426,6 +426,63 @@ BALL_LINE_VERDICT_KEYS = (
 )
 
 
+def profile() -> Schema:
+    """A competition profile (TOML, read as its JSON equivalent): every setting's key and
+    closed list from the settings types themselves."""
+    from varroom.model.penalty import PenaltySettings
+    from varroom.model.settings import LawSettings
+    from varroom.profiles import reader
+    from varroom.profiles.profile import NOISE_FIGURES
+
+    def settings(default: LawSettings | PenaltySettings) -> Schema:
+        keys = tuple(default.__slots__)
+        return _object(
+            keys,
+            {
+                key: _enum(type(getattr(default, key)))
+                if isinstance(getattr(default, key), Enum)
+                else NON_NEGATIVE
+                for key in keys
+            },
+        )
+
+    figures = (*NOISE_FIGURES, reader.TIMING)
+    tracking = _object(
+        figures, {**{key: NON_NEGATIVE for key in figures}, "frame_rate_hz": POSITIVE}
+    )
+    ball_sources = tuple(source.value for source in BallTrackingSource)
+    sources = tuple(source.value for source in TrackingSource)
+    policy = {
+        "type": "string",
+        "pattern": r"^(ifab|daylight|tolerance:\d+(\.\d+)?(cm|m)|confidence:(0(\.\d+)?|1(\.0+)?))$",
+    }
+    return _titled(
+        _object(
+            reader.TOP_KEYS,
+            {
+                "name": TEXT,
+                "version": TEXT,
+                "source": TEXT,
+                "offside": _object(reader.OFFSIDE_KEYS, {"policy": policy}),
+                "law": settings(LawSettings()),
+                "penalty_kick": settings(PenaltySettings()),
+                "noise": _object(
+                    (*sources, reader.BALL_LINE),
+                    {
+                        **{source: tracking for source in sources},
+                        reader.BALL_LINE: _object(
+                            ball_sources, {source: NON_NEGATIVE for source in ball_sources}
+                        ),
+                    },
+                ),
+            },
+            required=("name", "version", "source"),
+        ),
+        "profile",
+        "A varroom competition profile (TOML)",
+    )
+
+
 def _titled(schema: Schema, kind: str, title: str) -> Schema:
     return {"$schema": DRAFT, "$id": f"{BASE}/{kind}.json", "title": title, **schema}
 
@@ -437,6 +494,7 @@ SCHEMAS = {
     "ball_line": ball_line,
     "still_marks": still_marks,
     "frames": frames,
+    "profile": profile,
     "verdict": verdict,
 }
 
