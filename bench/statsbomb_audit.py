@@ -10,9 +10,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from varroom.audit.freeze_frames import audit_freeze_frames, call_phases
 from varroom.audit.model import clock
-from varroom.audit.run import freeze_frame_facts
+from varroom.audit.run import audit_match, call_phases
 from varroom.engine.explain import distance
 from varroom.engine.verdict import Status
 from varroom.match import load_match
@@ -33,10 +32,9 @@ def bench_statsbomb() -> dict[str, Any]:
     start = time.perf_counter()
     match = load_match("statsbomb", **FILES)
     loaded = time.perf_counter()
-    facts = freeze_frame_facts(match, FILES)
-    audit = audit_freeze_frames(match, lambda *_: None, facts)
+    audit = audit_match(match)
     audited = time.perf_counter()
-    at_calls = call_phases(match, audit, facts)
+    at_calls = call_phases(match, audit)
     names = dict(zip(match.player_ids.tolist(), match.player_names, strict=True))
     rows = []
     for call, incident in zip(audit.official_calls, at_calls, strict=True):

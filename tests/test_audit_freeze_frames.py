@@ -7,20 +7,23 @@ when the shared data is present, is checked once against `docs/statsbomb-euro202
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from varroom.audit.freeze_frames import audit_freeze_frames, call_phases
+from varroom.audit.freeze_frames import audit_freeze_frames
 from varroom.audit.model import Audit, Incident
+from varroom.audit.run import audit_match, call_phases
 from varroom.engine.judge import judge
 from varroom.engine.verdict import Status
 from varroom.errors import DataError
 from varroom.formats.situation_json import parse_situation, situation_to_dict
 from varroom.match import MatchTracking, load_match
-from varroom.match.statsbomb_360 import StatsBombFacts, read_statsbomb_facts
+from varroom.match.files import read_contents
+from varroom.match.statsbomb_360 import read_statsbomb_facts
 from varroom.model.situation import Direction
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,33 +35,32 @@ TURKEY, ITALY = "909", "914"
 CALLED = ["6954", "11086", "11086", "7131", "7788", "6993"]
 
 
-def _audit(folder: Path, frames: Path | None = None) -> tuple[MatchTracking, StatsBombFacts, Audit]:
-    three_sixty = frames or folder / FRAMES
+def _audit(folder: Path, frames: Path | None = None) -> tuple[MatchTracking, Audit]:
+    # The match carries StatsBomb's facts (load_match reads them): nothing else is given.
     match = load_match(
         "statsbomb",
         event_data=folder / EVENTS,
         lineup_data=folder / LINEUP,
-        three_sixty_data=three_sixty,
+        three_sixty_data=frames or folder / FRAMES,
     )
-    facts = read_statsbomb_facts(match, folder / EVENTS, three_sixty)
-    return match, facts, audit_freeze_frames(match, lambda *_: None, facts)
+    return match, audit_match(match)
 
 
 @pytest.fixture(scope="module")
-def sample() -> tuple[MatchTracking, StatsBombFacts, Audit]:
+def sample() -> tuple[MatchTracking, Audit]:
     return _audit(SAMPLE)
 
 
 @pytest.fixture(scope="module")
-def phases(sample: tuple[MatchTracking, StatsBombFacts, Audit]) -> tuple[Incident | None, ...]:
-    match, facts, audit = sample
-    return call_phases(match, audit, facts)
+def phases(sample: tuple[MatchTracking, Audit]) -> tuple[Incident | None, ...]:
+    match, audit = sample
+    return call_phases(match, audit)
 
 
 def test_every_pass_with_a_frame_is_judged_as_a_valid_situation(
-    sample: tuple[MatchTracking, StatsBombFacts, Audit],
+    sample: tuple[MatchTracking, Audit],
 ) -> None:
-    match, _, audit = sample
+    match, audit = sample
     passes = [e for e in match.events if e.raw_type == "Pass" and e.frame is not None]
     # The passes, and the shot before the `Offside` event (Chiellini's call).
     assert audit.phases_judged == len(passes) + 1
@@ -81,17 +83,17 @@ def test_anonymous_players_are_named_by_team_and_role(
 
 
 def test_the_six_official_calls_are_found(
-    sample: tuple[MatchTracking, StatsBombFacts, Audit],
+    sample: tuple[MatchTracking, Audit],
 ) -> None:
-    _, _, audit = sample
+    _, audit = sample
     assert [call.player for call in audit.official_calls] == CALLED
     assert [call.team for call in audit.official_calls] == [ITALY, TURKEY, TURKEY] + [ITALY] * 3
 
 
 def test_each_call_scores_one_of_four_ways_with_its_reason(
-    sample: tuple[MatchTracking, StatsBombFacts, Audit], phases: tuple[Incident | None, ...]
+    sample: tuple[MatchTracking, Audit], phases: tuple[Incident | None, ...]
 ) -> None:
-    _, _, audit = sample
+    _, audit = sample
     agreement = audit.agreement
     assert agreement.engine_only == ()
     # Chiellini: offside on the Turks in view, but one Turk out of view could have stood
@@ -157,10 +159,10 @@ def test_the_other_three_calls_are_explained(phases: tuple[Incident | None, ...]
 
 
 def test_italy_is_turned_round_to_attack_minus_x_beyond_turkeys_line(
-    sample: tuple[MatchTracking, StatsBombFacts, Audit],
+    sample: tuple[MatchTracking, Audit],
 ) -> None:
-    match, facts, audit = sample
-    chiellini = call_phases(match, audit, facts)[0]
+    match, audit = sample
+    chiellini = call_phases(match, audit)[0]
     assert chiellini is not None
     situation, verdict = chiellini.situation, chiellini.verdict
     assert situation.attacking_team == "Italy"
@@ -199,59 +201,71 @@ def test_a_view_short_of_the_goal_line_leaves_an_offence_undecidable(tmp_path: P
     tiny = tmp_path / "one_frame_360.json"
     tiny.write_text(json.dumps([short]), encoding="utf-8")
 
-    match, facts, audit = _audit(SAMPLE, tiny)
+    match, audit = _audit(SAMPLE, tiny)
 
     assert [c.player for c in audit.official_calls] == CALLED
     assert not any(i.verdict.offender == "11086" for i in audit.incidents)
-    yilmaz = call_phases(match, audit, facts)[1]
+    yilmaz = call_phases(match, audit)[1]
     assert yilmaz is not None and yilmaz.verdict.unseen is not None
     assert yilmaz.verdict.unseen.could_change and yilmaz.verdict.offence is not True
     assert "out of view" in yilmaz.verdict.reason
     assert yilmaz.verdict.margin_m is not None and yilmaz.verdict.margin_m > 1  # in view
 
 
-def test_freeze_frames_need_statsbombs_own_files(
-    sample: tuple[MatchTracking, StatsBombFacts, Audit],
+def test_loading_reads_the_facts_of_every_pass_and_frame(
+    sample: tuple[MatchTracking, Audit],
 ) -> None:
-    match, _, _ = sample
-    with pytest.raises(DataError, match="camera's view"):
-        audit_freeze_frames(match, lambda *_: None)
+    match, _ = sample
+    facts = match.statsbomb_facts
+    assert facts is not None
+    passes = [e for e in match.events if e.raw_type == "Pass" and e.frame is not None]
+    assert all(facts.event(e) is not None for e in passes)
+    three_sixty = json.loads((SAMPLE / FRAMES).read_text(encoding="utf-8"))
+    assert len(facts.views) == len(three_sixty)
+
+
+def test_freeze_frames_without_their_facts_are_refused(
+    sample: tuple[MatchTracking, Audit],
+) -> None:
+    match, _ = sample
+    with pytest.raises(ValueError, match="StatsBomb's facts"):
+        audit_freeze_frames(dataclasses.replace(match, statsbomb_facts=None), lambda *_: None)
 
 
 def test_a_bad_statsbomb_file_is_a_data_error_naming_it(
-    sample: tuple[MatchTracking, StatsBombFacts, Audit], tmp_path: Path
+    sample: tuple[MatchTracking, Audit], tmp_path: Path
 ) -> None:
-    match, _, _ = sample
+    match, _ = sample
     frames = tmp_path / "frames.json"
     frames.write_text(json.dumps([{"event_uuid": "x"}]), encoding="utf-8")
     events = tmp_path / "events.json"
     events.write_text(json.dumps([{"team": {"id": 1}}]), encoding="utf-8")
     with pytest.raises(DataError, match=f"{events}: \\[0\\]: not a StatsBomb event"):
-        read_statsbomb_facts(match, events)
+        read_statsbomb_facts(match, read_contents(events))
     with pytest.raises(DataError, match=f"{events}: not JSON"):
         events.write_text("[{", encoding="utf-8")
-        read_statsbomb_facts(match, events)
+        read_statsbomb_facts(match, read_contents(events))
 
 
-def test_progress_counts_every_play(sample: tuple[MatchTracking, StatsBombFacts, Audit]) -> None:
-    match, facts, audit = sample
+def test_progress_counts_every_play(sample: tuple[MatchTracking, Audit]) -> None:
+    match, audit = sample
     seen: list[tuple[int, int]] = []
-    audit_freeze_frames(match, lambda done, total, what: seen.append((done, total)), facts)
+    audit_freeze_frames(match, lambda done, total, what: seen.append((done, total)))
     assert seen[0] == (0, audit.phases_judged)
     assert seen[-1] == (audit.phases_judged, audit.phases_judged)
     assert [done for done, _ in seen] == sorted(done for done, _ in seen)
 
 
 @pytest.fixture(scope="module")
-def whole_match() -> tuple[MatchTracking, StatsBombFacts, Audit]:
+def whole_match() -> tuple[MatchTracking, Audit]:
     return _audit(FULL)
 
 
 @pytest.mark.shared_data
 def test_the_whole_match_as_docs_statsbomb_euro2020_tells_it(
-    whole_match: tuple[MatchTracking, StatsBombFacts, Audit],
+    whole_match: tuple[MatchTracking, Audit],
 ) -> None:
-    match, facts, audit = whole_match
+    match, audit = whole_match
     assert audit.phases_judged == 937
     # No proven offence: Chiellini's rests on where one unseen Turk stood (issue 21).
     assert [i.verdict.offender for i in audit.incidents] == []
@@ -259,17 +273,17 @@ def test_the_whole_match_as_docs_statsbomb_euro2020_tells_it(
     assert [c for c, _ in audit.agreement.inconsistent] == [3]
     assert audit.agreement.official_only == (0, 1, 2, 4, 5)
     assert all(i.status is Status.UNDECIDABLE for i in audit.undecidable)
-    assert len(call_phases(match, audit, facts)) == 6
+    assert len(call_phases(match, audit)) == 6
 
 
 @pytest.mark.shared_data
 def test_every_incident_of_the_match_is_judged_the_same_from_its_situation_file(
-    whole_match: tuple[MatchTracking, StatsBombFacts, Audit],
+    whole_match: tuple[MatchTracking, Audit],
 ) -> None:
     """`varroom audit --situations` writes what `situation_to_dict` gives; `varroom check`
     reads it back with `parse_situation`: the same status, offender and margin."""
-    match, facts, audit = whole_match
-    called = [p for p in call_phases(match, audit, facts) if p is not None]
+    match, audit = whole_match
+    called = [p for p in call_phases(match, audit) if p is not None]
     incidents = [*audit.incidents, *audit.undecidable, *called]
     assert len(incidents) > 50
     for incident in incidents:

@@ -1,8 +1,8 @@
-"""StatsBomb's own files beyond what kloppy reads (`varroom.match.statsbomb_360`)."""
+"""What StatsBomb's files say beyond what kloppy reads (`varroom.match.statsbomb_facts`)."""
 
 from __future__ import annotations
 
-from varroom.match.statsbomb_360 import FrameView
+from varroom.match.statsbomb_facts import FrameView
 from varroom.model.situation import Pitch
 
 PITCH = Pitch(120.0, 80.0)

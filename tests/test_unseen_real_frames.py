@@ -25,7 +25,6 @@ from varroom.engine.unseen import whole_teams
 from varroom.engine.verdict import Status
 from varroom.formats.situation_json import situation_from_dict, situation_to_dict
 from varroom.match import load_match
-from varroom.match.statsbomb_360 import read_statsbomb_facts
 from varroom.model.situation import Situation
 
 SAMPLE = Path(__file__).resolve().parent.parent / "samples" / "statsbomb-euro2020-turkey-italy"
@@ -41,8 +40,7 @@ def frames() -> list[Situation]:
         lineup_data=files["lineup"],
         three_sixty_data=files["360"],
     )
-    facts = read_statsbomb_facts(match, files["event"], files["360"])
-    return [play.situation for play in every_play(match, facts)]
+    return [play.situation for play in every_play(match)]
 
 
 def _completion(situation: Situation, seed: int) -> list[tuple[float, float, bool]] | None:

@@ -14,8 +14,8 @@ the audit's verdict is the engine's on exactly that situation: the engine weighs
 opponents out of view (`varroom.engine.unseen`), so `varroom check` on the written situation
 gives the audit's verdict.
 
-MatchTracking does not carry the camera's view or the passes' ends and outcomes:
-`varroom.match.statsbomb_360.read_statsbomb_facts` reads them from StatsBomb's files.
+The camera's view and the passes' ends and outcomes are StatsBomb's facts about the frames,
+which `load_match` reads with the match (`MatchTracking.statsbomb_facts`).
 """
 
 from __future__ import annotations
@@ -32,11 +32,10 @@ from varroom.audit.model import Audit, Incident, IncidentSource, Progress, clock
 from varroom.engine.judge import judge
 from varroom.engine.unseen import STRIDE_M, TOP_SPEED_MPS
 from varroom.engine.verdict import Status, Verdict
-from varroom.errors import DataError
 from varroom.formats.situation_json import situation_from_dict
 from varroom.law.position import ball_depth_m, offside_line_depth_m, offside_margin_m
 from varroom.law.restarts import no_offence_from
-from varroom.match.statsbomb_360 import StatsBombFacts
+from varroom.match.statsbomb_facts import StatsBombFacts
 from varroom.match.tracking import EventKind, MatchEvent, MatchTracking
 from varroom.model.noise import TrackingSource
 from varroom.model.settings import LawSettings
@@ -67,15 +66,10 @@ _ACTION_OF_KIND: dict[EventKind, Action] = {
 _PASS_TYPE = "Pass"
 
 
-def audit_freeze_frames(
-    match: MatchTracking, progress: Progress, facts: StatsBombFacts | None = None
-) -> Audit:
+def audit_freeze_frames(match: MatchTracking, progress: Progress) -> Audit:
     """Judge every pass with a freeze frame, and the play before each `Offside` event, and
-    pair the offences with the officials' calls.
-
-    `facts` (`read_statsbomb_facts`) is required as soon as the match has freeze frames.
-    """
-    framed = _FramedMatch(match, facts)
+    pair the offences with the officials' calls."""
+    framed = _FramedMatch(match)
     plays = framed.plays()
     incidents: list[Incident] = []
     undecidable: list[Incident] = []
@@ -102,20 +96,18 @@ def audit_freeze_frames(
     )
 
 
-def every_play(match: MatchTracking, facts: StatsBombFacts | None) -> Iterator[Incident]:
+def every_play(match: MatchTracking) -> Iterator[Incident]:
     """Every play the audit judges (each pass with a frame, and the play before each
     `Offside` event), whatever the verdict, in time order."""
-    framed = _FramedMatch(match, facts)
+    framed = _FramedMatch(match)
     for index, target in framed.plays().items():
         yield framed.phase(index, target).incident
 
 
-def call_phases(
-    match: MatchTracking, audit: Audit, facts: StatsBombFacts | None
-) -> tuple[Incident | None, ...]:
+def call_phases(match: MatchTracking, audit: Audit) -> tuple[Incident | None, ...]:
     """The engine's verdict, whatever it is, on the play each official call refers to
     (None where no play with a freeze frame precedes the call)."""
-    framed = _FramedMatch(match, facts)
+    framed = _FramedMatch(match)
     plays = framed.plays()
     phases: list[Incident | None] = []
     for call in audit.official_calls:
@@ -146,15 +138,14 @@ class _FramedMatch:
     """A match of freeze frames with StatsBomb's facts about it, and what judging its plays
     looks up: team names, players' columns, the plays an official call refers to."""
 
-    def __init__(self, match: MatchTracking, facts: StatsBombFacts | None) -> None:
-        if facts is None and len(match.t_s):
-            raise DataError(
-                None,
-                "judging freeze frames needs StatsBomb's own files for the camera's view and "
-                "the passes' ends (read_statsbomb_facts)",
-            )
+    def __init__(self, match: MatchTracking) -> None:
+        if match.statsbomb_facts is None and len(match.t_s):
+            # Only StatsBomb's files give freeze frames, and load_match reads their facts
+            # with them: a match made otherwise must be given its facts.
+            raise ValueError("freeze frames are judged with StatsBomb's facts about them")
         self.match = match
-        self.facts = facts or StatsBombFacts({}, {})
+        # A match without frames (events alone) has no play to judge: no facts are needed.
+        self.facts = match.statsbomb_facts or StatsBombFacts({}, {})
         self.settings = LawSettings()
         self.team_name = {team.id: team.name for team in match.teams}
         self.column_of = {str(pid): column for column, pid in enumerate(match.player_ids)}

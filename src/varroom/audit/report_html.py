@@ -73,7 +73,7 @@ def rows(
     audit: Audit, match: MatchTracking, call_phases: Sequence[Incident | None] = ()
 ) -> tuple[Row, ...]:
     """The audit's decisions in time order; `call_phases` (one per official call, as
-    `freeze_frames.call_phases` gives them) shows what the engine saw at a call it did not make."""
+    `run.call_phases` gives them) shows what the engine saw at a call it did not make."""
     team_name = {team.id: team.name for team in match.teams}
     player_name = {
         str(pid): name for pid, name in zip(match.player_ids, match.player_names, strict=True)

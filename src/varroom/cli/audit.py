@@ -29,12 +29,12 @@ from varroom.audit.report_html import (
     write_file,
     write_html,
 )
-from varroom.audit.run import audit_match, freeze_frame_facts
+from varroom.audit.run import audit_match, call_phases
 from varroom.cli.options import FILE, FOLDER, json_option, output_option, path_option, quiet_option
 from varroom.cli.progress import progress_bar
 from varroom.match.load import load_match
 from varroom.match.providers import LOADERS
-from varroom.match.tracking import MatchTracking, Provider
+from varroom.match.tracking import Provider
 from varroom.output_file import HTML_SUFFIXES, OutputError
 
 _AGREEING_STYLE = {
@@ -126,7 +126,8 @@ def audit(
         def advance(done: int, total: int, what: str) -> None:
             progress.update(judging, completed=done, total=total, description=f"judging {what}")
 
-        result, phases = _audit(match, given, advance)
+        result = audit_match(match, advance)
+        phases = call_phases(match, result)
         progress.update(judging, description="judged")
         decisions = rows(result, match, phases)
         if situations_dir is not None:
@@ -184,19 +185,6 @@ def write_incident_files(
             continue
         text = json.dumps(incident_file(incident, match), ensure_ascii=False, indent=1) + "\n"
         write_file(directory / incident_file_name(incident), text.encode("utf-8"))
-
-
-def _audit(
-    match: MatchTracking, files: dict[str, Any], progress: Callable[[int, int, str], None]
-) -> tuple[Audit, Sequence[Incident | None]]:
-    """The audit, and the engine's verdict at each official call where it can give one."""
-    if match.provider is not Provider.STATSBOMB:
-        return audit_match(match, progress), ()
-    from varroom.audit.freeze_frames import audit_freeze_frames, call_phases
-
-    facts = freeze_frame_facts(match, files)
-    result = audit_freeze_frames(match, progress, facts)
-    return result, call_phases(match, result, facts)
 
 
 class _Pictures:

@@ -81,6 +81,24 @@ def check_file(path: Path, spec: FileSpec, provider: str) -> None:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class Contents:
+    """A file's bytes (inflated, if it is compressed), read once for every reader of it."""
+
+    path: Path  # named in any reader's errors
+    data: bytes
+
+
+def read_contents(path: Path) -> Contents:
+    """The file's bytes; DataError naming it when it cannot be read or inflated."""
+    try:
+        with _open(path) as stream:
+            return Contents(path, stream.read())
+    except (OSError, EOFError, lzma.LZMAError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        raise DataError(path, f"cannot read the file: {reason}") from None
+
+
 def find_malformed(files: list[tuple[Path, FileSpec]]) -> DataError | None:
     """The first file that does not parse as its format, as the error to raise."""
     for path, spec in files:

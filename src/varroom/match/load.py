@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -11,8 +12,9 @@ from varroom.errors import DataError
 from varroom.formats.json_fields import did_you_mean
 from varroom.match import metrica_epts, skillcorner, sportec_positions, tracab_dat
 from varroom.match.convert import Loaded, to_match_tracking
-from varroom.match.files import check_file, find_malformed
+from varroom.match.files import Contents, FileSpec, check_file, find_malformed, read_contents
 from varroom.match.providers import LOADERS, DatasetKind, Loader
+from varroom.match.statsbomb_360 import FACT_FILES, read_statsbomb_facts
 from varroom.match.tracking import MatchTracking, Provider
 
 FilePath = str | os.PathLike[str]
@@ -67,7 +69,21 @@ def load_match(
         and fast_reader.accepts(paths["raw_data"][0])
     ):
         return fast_reader.read(**{name: group[0] for name, group in paths.items()})
-    return to_match_tracking(provider, [_read(provider, loader, paths) for loader in loaders])
+    if provider is Provider.STATSBOMB:
+        return _statsbomb(loaders, paths)
+    return to_match_tracking(provider, [_read(provider, loader, paths, {}) for loader in loaders])
+
+
+def _statsbomb(loaders: list[Loader], paths: dict[str, list[Path]]) -> MatchTracking:
+    """StatsBomb's events and 360 frames say more than kloppy keeps (`statsbomb_360`): each
+    of those files is read once, kloppy and the facts both reading its bytes."""
+    read = {name: read_contents(paths[name][0]) for name in FACT_FILES if name in paths}
+    match = to_match_tracking(
+        Provider.STATSBOMB,
+        [_read(Provider.STATSBOMB, loader, paths, read) for loader in loaders],
+    )
+    facts = read_statsbomb_facts(match, read["event_data"], read.get("three_sixty_data"))
+    return dataclasses.replace(match, statsbomb_facts=facts)
 
 
 def _paths(value: FilePath | Sequence[FilePath]) -> list[Path]:
@@ -118,14 +134,16 @@ def _loaders(
     return list(chosen.values())
 
 
-def _read(provider: Provider, loader: Loader, paths: dict[str, list[Path]]) -> Loaded:
+def _read(
+    provider: Provider,
+    loader: Loader,
+    paths: dict[str, list[Path]],
+    read: Mapping[str, Contents],
+) -> Loaded:
+    """kloppy's dataset from the files: their bytes where they are `read` already, else
+    their paths."""
     given = [spec for spec in loader.files if spec.name in paths]
-    arguments = {
-        spec.name: [str(path) for path in paths[spec.name]]
-        if spec.many
-        else str(paths[spec.name][0])
-        for spec in given
-    }
+    arguments = {spec.name: _argument(spec, paths, read) for spec in given}
     main_file = paths[loader.files[0].name][0]
     try:
         dataset = loader.read(**arguments, coordinates=loader.coordinates, **loader.options)
@@ -139,3 +157,13 @@ def _read(provider: Provider, loader: Loader, paths: dict[str, list[Path]]) -> L
             f"kloppy cannot read this {provider.value} {loader.kind.value} data: {message}",
         ) from error
     return Loaded(loader, dataset, main_file)
+
+
+def _argument(
+    spec: FileSpec, paths: dict[str, list[Path]], read: Mapping[str, Contents]
+) -> bytes | str | list[str]:
+    if spec.name in read:
+        return read[spec.name].data
+    if spec.many:
+        return [str(path) for path in paths[spec.name]]
+    return str(paths[spec.name][0])

@@ -1,80 +1,38 @@
-"""StatsBomb's own files for what MatchTracking does not carry: the passes' ends and outcomes,
-and the part of the pitch each 360 frame's camera saw.
+"""Reading StatsBomb's own files for what kloppy drops: the passes' ends and outcomes, and
+the part of the pitch each 360 frame's camera saw (`varroom.match.statsbomb_facts`).
 
-kloppy reads StatsBomb's events and freeze frames into MatchTracking (`load_match`), but drops
-the pass's end location and outcome, and the frame's `visible_area` polygon. The freeze-frame
-audit needs both: who played the ball next and where, and whether an opponent could stand out
-of view. `read_statsbomb_facts` reads them, keyed by the event they belong to.
+kloppy reads StatsBomb's events and freeze frames into MatchTracking, but drops the pass's
+end location and outcome, and the frame's `visible_area` polygon. `load_match` reads each of
+the two files once, hands kloppy the bytes and `read_statsbomb_facts` the same bytes, and the
+match carries the facts, keyed by the event they belong to.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-import numpy as np
 from kloppy.domain import Point, StatsBombCoordinateSystem
 
 from varroom.errors import DataError
-from varroom.match.tracking import MatchEvent, MatchTracking
-from varroom.model.situation import Pitch
-from varroom.model.view import inside_polygon
+from varroom.match.files import Contents
+from varroom.match.statsbomb_facts import EventFacts, EventKey, FrameView, StatsBombFacts
+from varroom.match.tracking import MatchTracking
 
 # Pass outcomes after which a team-mate played the ball: none (complete), or offside called.
 _REACHED_OUTCOMES = frozenset({None, "Pass Offside"})
-
-EventKey = tuple[int, int, str | None, str]  # period, milliseconds, player id, raw type
-
-
-@dataclass(frozen=True, slots=True)
-class EventFacts:
-    """What a StatsBomb event says that MatchTracking does not carry, in match metres."""
-
-    location_m: tuple[float, float] | None
-    end_m: tuple[float, float] | None  # where a pass ended
-    reached: bool  # a team-mate played the pass: complete, or stopped for offside
-    duration_s: float
-
-
-@dataclass(frozen=True, slots=True)
-class FrameView:
-    """What a 360 frame says beyond positions: the part of the pitch the camera saw."""
-
-    area_m: tuple[tuple[float, float], ...]  # the visible area's polygon, in match metres
-
-    def covers(self, point_m: tuple[float, float], pitch: Pitch) -> bool:
-        # The area is clipped to the pitch: a point on a touchline or goal line lies on its
-        # edge, so it is tested a centimetre inside the pitch.
-        x_limit, y_limit = pitch.half_length_m - 0.01, pitch.half_width_m - 0.01
-        x_m, y_m = point_m
-        inside = (float(np.clip(x_m, -x_limit, x_limit)), float(np.clip(y_m, -y_limit, y_limit)))
-        return len(self.area_m) >= 3 and bool(
-            inside_polygon(np.array(self.area_m), np.array(inside[0]), np.array(inside[1]))
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class StatsBombFacts:
-    events: Mapping[EventKey, EventFacts]
-    views: Mapping[EventKey, FrameView]
-
-    def event(self, event: MatchEvent) -> EventFacts | None:
-        return self.events.get(_key_of(event))
-
-    def view(self, event: MatchEvent) -> FrameView | None:
-        return self.views.get(_key_of(event))
+# The files the facts are read from, besides kloppy: `load_match` reads each once.
+FACT_FILES = ("event_data", "three_sixty_data")
 
 
 def read_statsbomb_facts(
-    match: MatchTracking, event_data: str | Path, three_sixty_data: str | Path | None = None
+    match: MatchTracking, event_data: Contents, three_sixty_data: Contents | None = None
 ) -> StatsBombFacts:
     """The passes' ends and outcomes, and the 360 frames' views, from StatsBomb's files.
 
-    `match` is what `load_match` read from the same files: its pitch and the direction each
-    team attacks turn StatsBomb's units into match metres. A bad file is a DataError.
+    `match` is what kloppy read from the same files: its pitch and the direction each team
+    attacks turn StatsBomb's units into match metres. A bad file is a DataError naming it.
     """
     to_metres = _Metres(match)
     events: dict[EventKey, EventFacts] = {}
@@ -88,11 +46,19 @@ def read_statsbomb_facts(
             key_of_uuid[str(raw["id"])] = key, team
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise DataError(
-                event_data, f"not a StatsBomb event ({error!r})", f"[{index}]"
+                event_data.path, f"not a StatsBomb event ({error!r})", f"[{index}]"
             ) from None
+    views = {} if three_sixty_data is None else _views(three_sixty_data, key_of_uuid, to_metres)
+    return StatsBombFacts(events, views)
+
+
+def _views(
+    three_sixty_data: Contents,
+    key_of_uuid: Mapping[str, tuple[EventKey, str]],
+    to_metres: _Metres,
+) -> dict[EventKey, FrameView]:
     views: dict[EventKey, FrameView] = {}
-    records = [] if three_sixty_data is None else _records(three_sixty_data)
-    for index, raw in enumerate(records):
+    for index, raw in enumerate(_records(three_sixty_data)):
         try:
             found = key_of_uuid.get(str(raw["event_uuid"]))
             if found is not None:
@@ -100,16 +66,13 @@ def read_statsbomb_facts(
                 views[key] = _view(raw, team, key[0], to_metres)
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise DataError(
-                three_sixty_data, f"not a StatsBomb 360 frame ({error!r})", f"[{index}]"
+                three_sixty_data.path, f"not a StatsBomb 360 frame ({error!r})", f"[{index}]"
             ) from None
-    return StatsBombFacts(events, views)
-
-
-def _key_of(event: MatchEvent) -> EventKey:
-    return event.period, round(event.t_s * 1000), event.player, event.raw_type
+    return views
 
 
 def _raw_key(raw: Mapping[str, Any]) -> EventKey:
+    # The key `StatsBombFacts` looks a MatchEvent up by: kloppy's events keep these four.
     hours, minutes, seconds = str(raw["timestamp"]).split(":")
     milliseconds = round((int(hours) * 3600 + int(minutes) * 60 + float(seconds)) * 1000)
     player = raw.get("player")
@@ -146,16 +109,13 @@ class _Metres:
         return sign * x_m, sign * y_m
 
 
-def _records(path: str | Path) -> list[Any]:
+def _records(file: Contents) -> list[Any]:
     try:
-        with open(path, encoding="utf-8") as stream:
-            data = json.load(stream)
-    except OSError as error:
-        raise DataError(path, f"cannot read the file: {error.strerror or error}") from None
+        data = json.loads(file.data)
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise DataError(path, f"not JSON ({error})") from None
+        raise DataError(file.path, f"not JSON ({error})") from None
     if not isinstance(data, list):
-        raise DataError(path, "expected a JSON array of StatsBomb records")
+        raise DataError(file.path, "expected a JSON array of StatsBomb records")
     return data
 
 

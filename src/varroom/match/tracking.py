@@ -14,9 +14,9 @@ Conventions, whatever the provider:
 - Player positions are float32: a resolution under 10 micrometres on a pitch, and half the
   memory of float64 (broadcast tracking gives every anonymous track its own column).
 
-Event data with freeze frames (StatsBomb 360) has one frame per freeze frame; event data
-without them has no frames but the events; tracking data has no events unless loaded with
-an event file.
+Event data with freeze frames (StatsBomb 360) has one frame per freeze frame, and carries
+what StatsBomb says beyond the positions (`statsbomb_facts`); event data without them has no
+frames but the events; tracking data has no events unless loaded with an event file.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from enum import Enum
 import numpy as np
 
 from varroom.match.direction import Team, TeamAttack
+from varroom.match.statsbomb_facts import StatsBombFacts
 from varroom.model.situation import Pitch
 
 
@@ -128,6 +129,9 @@ class MatchTracking:
     player_teams: np.ndarray  # (P,) str, team ids
     goalkeeper: np.ndarray  # (P,) bool
     events: tuple[MatchEvent, ...] = ()
+    # The passes' ends and the camera's views, which judging freeze frames needs and the
+    # positions do not say: read with a StatsBomb match (load_match), None for the others.
+    statsbomb_facts: StatsBombFacts | None = None
 
     def __post_init__(self) -> None:
         n_frames, n_players = len(self.t_s), len(self.player_ids)
