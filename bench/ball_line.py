@@ -12,6 +12,7 @@ import numpy as np
 
 import varroom
 from varroom.audit.ball_out import scan_ball_out
+from varroom.profiles import ifab
 from varroom.synthetic.match import SyntheticConfig, synthetic_match
 
 RUNS = 7
@@ -49,7 +50,7 @@ def bench_ball_line() -> dict[str, float]:
     scan = []
     for _ in range(RUNS):
         start = time.perf_counter()
-        scan_ball_out(match)
+        scan_ball_out(match, ifab())
         scan.append(time.perf_counter() - start)
     return {
         "ball_out_scan_s_90min_25hz": statistics.median(scan),

@@ -3,7 +3,8 @@ and the exact oracle of tests/football11.py, and what judging partial data costs
 
 Two sources of complete 11 v 11 situations, both masked by football11's masks (a broadcast
 camera, a freeze frame, a strip view, dropped tracks): football11's own generator, which
-imports nothing from varroom, and varroom.synthetic's matches (each team-mate's pass a
+imports nothing from varroom.profiles import ifab
+from varroom, and varroom.synthetic's matches (each team-mate's pass a
 receiver played directly, from one 90-minute match, renamed into the oracle's terms). A settled masked
 verdict contradicts the truth when it differs from the complete one; the undecidable share
 is read against the exact oracle's on the same masks.
@@ -28,9 +29,9 @@ from varroom.audit.ball_out import scan_ball_out  # noqa: E402
 from varroom.audit.moments import find_moments  # noqa: E402
 from varroom.audit.phases import cut_phases, pairs  # noqa: E402
 from varroom.audit.tracking import Situations, tracking_of  # noqa: E402
-from varroom.engine.judge import DEFAULT_SETTINGS  # noqa: E402
 from varroom.errors import InputError  # noqa: E402
 from varroom.formats.situation_json import situation_from_dict, situation_to_dict  # noqa: E402
+from varroom.profiles import ifab  # noqa: E402
 from varroom.synthetic import SyntheticConfig, synthetic_match  # noqa: E402
 
 SITUATIONS, SEED, MASKS_EACH = 300, 21, 17
@@ -85,10 +86,11 @@ def _synthetic_count() -> dict[str, int]:
     )
     rng = random.Random(SEED)
     match = synthetic_match(SyntheticConfig(seed=SYNTHETIC_SEED)).match
-    moments = find_moments(match, DEFAULT_SETTINGS)
-    phases = cut_phases(match, moments, scan_ball_out(match))
-    tracking, unseen = tracking_of(match)
-    builder = Situations(match, moments, tracking)
+    profile = ifab()
+    moments = find_moments(match, profile.law)
+    phases = cut_phases(match, moments, scan_ball_out(match, profile))
+    tracking, unseen = tracking_of(match, profile.noise)
+    builder = Situations(match, moments, tracking, profile)
     for pair in pairs(phases, moments, match):
         if tally["situations"] == SITUATIONS:
             break

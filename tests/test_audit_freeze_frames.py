@@ -25,6 +25,7 @@ from varroom.match import MatchTracking, load_match
 from varroom.match.files import read_contents
 from varroom.match.statsbomb_360 import read_statsbomb_facts
 from varroom.model.situation import Direction
+from varroom.profiles import ifab
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "samples" / "statsbomb-euro2020-turkey-italy"
@@ -229,7 +230,9 @@ def test_freeze_frames_without_their_facts_are_refused(
 ) -> None:
     match, _ = sample
     with pytest.raises(ValueError, match="StatsBomb's facts"):
-        audit_freeze_frames(dataclasses.replace(match, statsbomb_facts=None), lambda *_: None)
+        audit_freeze_frames(
+            dataclasses.replace(match, statsbomb_facts=None), lambda *_: None, ifab()
+        )
 
 
 def test_a_bad_statsbomb_file_is_a_data_error_naming_it(
@@ -250,7 +253,7 @@ def test_a_bad_statsbomb_file_is_a_data_error_naming_it(
 def test_progress_counts_every_play(sample: tuple[MatchTracking, Audit]) -> None:
     match, audit = sample
     seen: list[tuple[int, int]] = []
-    audit_freeze_frames(match, lambda done, total, what: seen.append((done, total)))
+    audit_freeze_frames(match, lambda done, total, what: seen.append((done, total)), ifab())
     assert seen[0] == (0, audit.phases_judged)
     assert seen[-1] == (audit.phases_judged, audit.phases_judged)
     assert [done for done, _ in seen] == sorted(done for done, _ in seen)

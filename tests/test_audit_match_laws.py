@@ -16,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from varroom.audit.ball_lines import BallLineIncident, BallLineWhat
+from varroom.audit.ball_out import scan_ball_out
 from varroom.audit.model import Audit, IncidentKind
 from varroom.audit.moments import find_moments
 from varroom.audit.phases import cut_phases
@@ -23,6 +24,7 @@ from varroom.audit.report_laws import laws_html
 from varroom.audit.run import audit_match
 from varroom.cli.main import cli
 from varroom.model.ball_line import BallLineDecision
+from varroom.profiles import ifab
 from varroom.synthetic.ball_lines import BallLinePlant, PlantedBallLine
 from varroom.synthetic.match import SyntheticConfig, SyntheticMatch, synthetic_match
 from varroom.synthetic.penalties import PenaltyPlant, PlantedPenalty
@@ -180,7 +182,7 @@ def test_a_goal_after_a_ball_out_of_play_is_flagged(audited: Audited) -> None:
 def test_a_missed_ball_out_ends_the_attacking_phase(audited: Audited) -> None:
     match = audited.planted.match
     moments = find_moments(match)
-    phases = cut_phases(match, moments)
+    phases = cut_phases(match, moments, scan_ball_out(match, ifab()))
     outs = [b for b in audited.audit.ball_lines if b.what is BallLineWhat.MISSED_BALL_OUT]
     assert outs
     for phase in phases:

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from varroom.audit.ball_out import scan_ball_out
 from varroom.audit.model import Audit, Incident
 from varroom.audit.moments import find_moments
 from varroom.audit.phases import cut_phases
@@ -29,6 +30,7 @@ from varroom.match import load_match
 from varroom.match.tracking import MatchTracking, Provider
 from varroom.model.noise import TrackingSource
 from varroom.model.situation import FULL_TEAM, Action, TouchKind, touch_kind
+from varroom.profiles import ifab
 from varroom.synthetic.match import (
     IncidentKind,
     PlantedIncident,
@@ -351,7 +353,7 @@ def test_no_verdict_from_frames_without_the_ball() -> None:
 def test_phases_never_cross_a_period_or_a_restart(short: tuple[SyntheticMatch, Audit]) -> None:
     synthetic, _ = short
     moments = find_moments(synthetic.match)
-    for phase in cut_phases(synthetic.match, moments):
+    for phase in cut_phases(synthetic.match, moments, scan_ball_out(synthetic.match, ifab())):
         assert {int(moments.period[m]) for m in phase.moments} == {phase.period}
         later = [touch_kind(moments.actions[m]) for m in phase.moments[1:]]
         assert TouchKind.RESTART not in later and TouchKind.EXEMPT_RESTART not in later

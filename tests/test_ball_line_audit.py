@@ -11,6 +11,7 @@ from varroom.match.direction import Team
 from varroom.match.tracking import EventKind, MatchEvent, MatchTracking, PitchSource, Provider
 from varroom.model.ball_line import BallLineDecision, Line
 from varroom.model.situation import Pitch
+from varroom.profiles import ifab
 
 RATE_HZ = 25
 R = 0.11
@@ -85,7 +86,7 @@ def scan():
     # 6. Period 2: the ball unseen for a second beside the touchline: never out.
     b.plant(2, 5.0, 1.0, lambda tau: (np.nan, np.nan, np.nan))
     events = (_event(25.5, EventKind.THROW_IN), _event(59.0, EventKind.KICK_OFF))
-    return scan_ball_out(b.match(events))
+    return scan_ball_out(b.match(events), ifab())
 
 
 def test_each_ball_out_is_found_with_its_line_and_margin(scan):
@@ -126,4 +127,4 @@ def test_every_goal_line_moment_is_judged(scan):
 
 
 def test_a_match_without_ball_outs_has_none():
-    assert scan_ball_out(_Builder().match()).ball_outs == ()
+    assert scan_ball_out(_Builder().match(), ifab()).ball_outs == ()

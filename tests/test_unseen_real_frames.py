@@ -26,6 +26,7 @@ from varroom.engine.verdict import Status
 from varroom.formats.situation_json import situation_from_dict, situation_to_dict
 from varroom.match import load_match
 from varroom.model.situation import Situation
+from varroom.profiles import ifab
 
 SAMPLE = Path(__file__).resolve().parent.parent / "samples" / "statsbomb-euro2020-turkey-italy"
 BEYOND_M, BEHIND_M = 1.5, 1.0
@@ -40,7 +41,7 @@ def frames() -> list[Situation]:
         lineup_data=files["lineup"],
         three_sixty_data=files["360"],
     )
-    return [play.situation for play in every_play(match)]
+    return [play.situation for play in every_play(match, ifab())]
 
 
 def _completion(situation: Situation, seed: int) -> list[tuple[float, float, bool]] | None:

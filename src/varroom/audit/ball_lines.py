@@ -24,14 +24,14 @@ from varroom.engine.ball_line import judge_ball_line
 from varroom.engine.ball_line_verdict import BallLineVerdict
 from varroom.match.tracking import MatchTracking
 from varroom.model.ball_line import (
-    BALL_SD_DEFAULTS_M,
     BallLineCase,
     BallLineDecision,
-    BallNoise,
     BallTrack,
     BallTrackingSource,
 )
 from varroom.model.measures import BALL_RADIUS_M
+from varroom.model.noise_defaults import NoiseDefaults
+from varroom.profiles import Profile
 
 WINDOW_FRAMES = 3
 
@@ -78,23 +78,25 @@ class BallLineIncident:
         }
 
 
-def ball_line_incidents(match: MatchTracking, scan: BallOutScan) -> tuple[BallLineIncident, ...]:
+def ball_line_incidents(
+    match: MatchTracking, scan: BallOutScan, profile: Profile
+) -> tuple[BallLineIncident, ...]:
     """Every missed ball-out and goal-line moment of a match, judged, in time order."""
-    found = [missed_incident(match, out) for out in scan.missed]
+    found = [missed_incident(match, out, profile) for out in scan.missed]
     found += [goal_line_incident(match, scan, moment) for moment in scan.goal_line]
     return tuple(sorted(found, key=lambda i: (i.period, i.t_s, i.what.value)))
 
 
-def missed_incident(match: MatchTracking, out: BallOut) -> BallLineIncident:
+def missed_incident(match: MatchTracking, out: BallOut, profile: Profile) -> BallLineIncident:
     """A ball-out play went on after, judged on its frames."""
-    case = case_of_frames(match, out.start_frame, out.end_frame)
+    case = case_of_frames(match, out.start_frame, out.end_frame, profile.noise)
     return BallLineIncident(
         BallLineWhat.MISSED_BALL_OUT,
         out.period,
         out.t_s,
         out.start_frame,
         out.end_frame,
-        judge_ball_line(case),
+        judge_ball_line(case, profile.policy),
         case,
         between_frames=out.between_frames,
     )
@@ -120,7 +122,9 @@ def goal_line_incident(
     )
 
 
-def case_of_frames(match: MatchTracking, start: int, end: int) -> BallLineCase:
+def case_of_frames(
+    match: MatchTracking, start: int, end: int, noise_defaults: NoiseDefaults
+) -> BallLineCase:
     """The ball line of frames `start`..`end` of one period and `WINDOW_FRAMES` either side."""
     period = match.period[start]
     lo, hi = max(start - WINDOW_FRAMES, 0), min(end + WINDOW_FRAMES + 1, len(match.t_s))
@@ -133,7 +137,7 @@ def case_of_frames(match: MatchTracking, start: int, end: int) -> BallLineCase:
         BallTrack(match.t_s[frames], xyz),
         pitch=match.pitch,
         ball_radius_m=BALL_RADIUS_M,
-        noise=BallNoise(source, BALL_SD_DEFAULTS_M[source]),
+        noise=noise_defaults.ball(source),
     )
 
 

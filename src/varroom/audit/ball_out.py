@@ -22,15 +22,14 @@ from varroom.engine.ball_line_verdict import BallLineVerdict
 from varroom.law.ball_line import wholly_over
 from varroom.match.tracking import EventKind, MatchTracking
 from varroom.model.ball_line import (
-    BALL_SD_DEFAULTS_M,
     BallLineCase,
-    BallNoise,
     BallTrack,
     BallTrackingSource,
     Goal,
     Line,
 )
 from varroom.model.measures import BALL_RADIUS_M
+from varroom.profiles import Profile
 
 Ints = npt.NDArray[np.intp]
 
@@ -91,12 +90,13 @@ class BallOutScan:
 
 def scan_ball_out(
     match: MatchTracking,
+    profile: Profile,
     ball_radius_m: float = BALL_RADIUS_M,
     goal: Goal = DEFAULT_GOAL,
     resume_s: float = 2.0,
 ) -> BallOutScan:
     """Every ball-out and goal-line moment of a match's ball track (frames with the ball unseen
-    are never out)."""
+    are never out); goal-line moments judged as `profile` applies Laws 9 and 10."""
     outs: list[BallOut] = []
     moments: list[GoalLineMoment] = []
     for period in np.unique(match.period):
@@ -104,7 +104,7 @@ def scan_ball_out(
         if len(frames) < 3:
             continue
         outs += _ball_outs(match, int(period), frames, ball_radius_m, resume_s)
-        moments += _goal_line(match, int(period), frames, ball_radius_m, goal)
+        moments += _goal_line(match, int(period), frames, ball_radius_m, goal, profile)
     return BallOutScan(tuple(outs), tuple(moments))
 
 
@@ -167,7 +167,7 @@ def _ball_outs(
 
 
 def _goal_line(
-    match: MatchTracking, period: int, frames: Ints, radius: float, goal: Goal
+    match: MatchTracking, period: int, frames: Ints, radius: float, goal: Goal, profile: Profile
 ) -> list[GoalLineMoment]:
     t, xyz = match.t_s[frames], match.ball_m[frames]
     past = past_lines_m(xyz, match.pitch, radius)[:, :2]  # the two goal lines
@@ -177,7 +177,7 @@ def _goal_line(
     near &= ~(xyz[:, 2] > goal.height_m)  # an unknown height counts as under the bar
     starts, ends = _runs(near)
     source = BallTrackingSource.nearest(match.frame_rate_hz or 25.0)
-    noise = BallNoise(source, BALL_SD_DEFAULTS_M[source])
+    noise = profile.noise.ball(source)
     moments = []
     for start, end in zip(starts, ends, strict=True):
         # A frame either side, so the path into and out of the moment is fitted too.
@@ -195,7 +195,11 @@ def _goal_line(
         )
         moments.append(
             GoalLineMoment(
-                period, int(frames[start]), int(frames[end]), judge_ball_line(case), case
+                period,
+                int(frames[start]),
+                int(frames[end]),
+                judge_ball_line(case, profile.policy),
+                case,
             )
         )
     return moments

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from varroom.audit.model import Audit, Incident, OfficialCall, match_calls
 from varroom.match.tracking import EventKind, MatchTracking
+from varroom.profiles import Profile
 
 
 def audit_with_calls(
@@ -14,6 +15,7 @@ def audit_with_calls(
     undecidable: Sequence[Incident],
     phases_judged: int,
     notes: tuple[str, ...],
+    profile: Profile,
 ) -> Audit:
     """The engine's findings in a match beside the officials' calls, paired by time."""
     calls = official_calls(match)
@@ -29,6 +31,7 @@ def audit_with_calls(
         agreement=match_calls(incidents, calls, inconsistent=contradicted),
         phases_judged=phases_judged,
         notes=notes,
+        profile=profile,
     )
 
 

@@ -38,8 +38,8 @@ from varroom.law.restarts import no_offence_from
 from varroom.match.statsbomb_facts import StatsBombFacts
 from varroom.match.tracking import EventKind, MatchEvent, MatchTracking
 from varroom.model.noise import TrackingSource
-from varroom.model.settings import LawSettings
 from varroom.model.situation import FULL_TEAM, Action, Situation
+from varroom.profiles import Profile
 
 # How far a freeze frame's moment may be from the kick's (the event's logged timestamp).
 FRAME_TIMING_SD_S = 0.1
@@ -66,10 +66,10 @@ _ACTION_OF_KIND: dict[EventKind, Action] = {
 _PASS_TYPE = "Pass"
 
 
-def audit_freeze_frames(match: MatchTracking, progress: Progress) -> Audit:
+def audit_freeze_frames(match: MatchTracking, progress: Progress, profile: Profile) -> Audit:
     """Judge every pass with a freeze frame, and the play before each `Offside` event, and
-    pair the offences with the officials' calls."""
-    framed = _FramedMatch(match)
+    pair the offences with the officials' calls, as `profile` applies the Laws."""
+    framed = _FramedMatch(match, profile)
     plays = framed.plays()
     incidents: list[Incident] = []
     undecidable: list[Incident] = []
@@ -93,21 +93,22 @@ def audit_freeze_frames(match: MatchTracking, progress: Progress) -> Audit:
             "A pass can be an offence when a team-mate played it (complete, or stopped for "
             "offside); he is taken to be the team-mate nearest the pass's end.",
         ),
+        profile=profile,
     )
 
 
-def every_play(match: MatchTracking) -> Iterator[Incident]:
+def every_play(match: MatchTracking, profile: Profile) -> Iterator[Incident]:
     """Every play the audit judges (each pass with a frame, and the play before each
     `Offside` event), whatever the verdict, in time order."""
-    framed = _FramedMatch(match)
+    framed = _FramedMatch(match, profile)
     for index, target in framed.plays().items():
         yield framed.phase(index, target).incident
 
 
 def call_phases(match: MatchTracking, audit: Audit) -> tuple[Incident | None, ...]:
     """The engine's verdict, whatever it is, on the play each official call refers to
-    (None where no play with a freeze frame precedes the call)."""
-    framed = _FramedMatch(match)
+    (None where no play with a freeze frame precedes the call), under the audit's profile."""
+    framed = _FramedMatch(match, audit.profile)
     plays = framed.plays()
     phases: list[Incident | None] = []
     for call in audit.official_calls:
@@ -138,7 +139,7 @@ class _FramedMatch:
     """A match of freeze frames with StatsBomb's facts about it, and what judging its plays
     looks up: team names, players' columns, the plays an official call refers to."""
 
-    def __init__(self, match: MatchTracking) -> None:
+    def __init__(self, match: MatchTracking, profile: Profile) -> None:
         if match.statsbomb_facts is None and len(match.t_s):
             # Only StatsBomb's files give freeze frames, and load_match reads their facts
             # with them: a match made otherwise must be given its facts.
@@ -146,7 +147,7 @@ class _FramedMatch:
         self.match = match
         # A match without frames (events alone) has no play to judge: no facts are needed.
         self.facts = match.statsbomb_facts or StatsBombFacts({}, {})
-        self.settings = LawSettings()
+        self.profile = profile
         self.team_name = {team.id: team.name for team in match.teams}
         self.column_of = {str(pid): column for column, pid in enumerate(match.player_ids)}
         self.called = {
@@ -246,8 +247,8 @@ class _FramedMatch:
         if x_m is None or no_offence_from(play.kind):
             return False
         direction = situation.attack_direction
-        ball = ball_depth_m(play.ball_m[0], direction, self.settings)
-        line = offside_line_depth_m(ball, -math.inf, self.settings)
+        ball = ball_depth_m(play.ball_m[0], direction, self.profile.law)
+        line = offside_line_depth_m(ball, -math.inf, self.profile.law)
         return bool(offside_margin_m(direction.sign * x_m, line) > 0)
 
     def _judged(self, index: int, target: _Target, in_view: list[int]) -> tuple[Situation, Verdict]:
@@ -269,13 +270,13 @@ class _FramedMatch:
         own_in_view = self.column_of.get(target.player or "") in in_view
         if receiver is not None and (ends_in_view or own_in_view):
             situation = self.situation(index, target, in_view, receiver)
-            return situation, judge(situation, self.settings)
+            return situation, judge(situation, self.profile.law, self.profile.policy)
         unseen = self.situation(index, target, in_view, None)
-        verdict = judge(unseen, self.settings)
+        verdict = judge(unseen, self.profile.law, self.profile.policy)
         if receiver is None or verdict.status is Status.UNDECIDABLE:
             return unseen, verdict
         situation = self.situation(index, target, in_view, receiver)
-        return situation, judge(situation, self.settings)
+        return situation, judge(situation, self.profile.law, self.profile.policy)
 
     def _receiver_column(
         self, event: MatchEvent, target: _Target, in_view: list[int]
@@ -349,7 +350,9 @@ class _FramedMatch:
                 }
             )
         where = f"{event.raw_type} at {clock(event.period, event.t_s)} (freeze frame {frame})"
-        return situation_from_dict(self._situation_dict(index, event, names, touches), where)
+        return situation_from_dict(
+            self._situation_dict(index, event, names, touches), where, self.profile.noise
+        )
 
     def _situation_dict(
         self,

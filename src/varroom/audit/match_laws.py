@@ -13,15 +13,21 @@ from varroom.audit.moments import Moments
 from varroom.audit.penalties import find_penalties
 from varroom.match.tracking import MatchTracking
 from varroom.model.noise import Tracking
+from varroom.profiles import Profile
 
 
 def with_match_laws(
-    audit: Audit, match: MatchTracking, moments: Moments, tracking: Tracking, scan: BallOutScan
+    audit: Audit,
+    match: MatchTracking,
+    moments: Moments,
+    tracking: Tracking,
+    scan: BallOutScan,
+    profile: Profile,
 ) -> Audit:
     """The audit with every penalty kick and ball-line incident of the match (`scan`: its
-    ball-out scan)."""
-    penalties, notes = find_penalties(match, moments, tracking, scan)
-    ball_lines = ball_line_incidents(match, scan)
+    ball-out scan), as `profile` applies the Laws."""
+    penalties, notes = find_penalties(match, moments, tracking, scan, profile)
+    ball_lines = ball_line_incidents(match, scan, profile)
     goals_after_out = sum(b.goal_after_ball_out for b in ball_lines)
     counts = (
         f"{len(penalties)} penalty kicks judged; {len(scan.missed)} balls wholly out of play "

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from varroom.engine.verdict import Status, Verdict
 from varroom.model.situation import Situation
+from varroom.profiles import Profile, ifab
 
 if TYPE_CHECKING:
     from varroom.audit.ball_lines import BallLineIncident
@@ -117,12 +118,16 @@ class Audit:
     notes: tuple[str, ...] = field(default=())
     penalties: tuple[PenaltyIncident, ...] = ()  # every penalty kick found, judged
     ball_lines: tuple[BallLineIncident, ...] = ()  # missed ball-outs and goal-line moments
+    profile: Profile = field(default_factory=ifab)  # how the Laws were applied
 
     def to_dict(self) -> dict[str, Any]:
+        # Every verdict says what it was judged under, as `varroom check --json` does.
+        stamp = {"profile": self.profile.stamp()}
         return {
             "match": self.match,
+            "profile": self.profile.stamp(),
             "phases_judged": self.phases_judged,
-            "incidents": [incident_dict(i) for i in self.incidents],
+            "incidents": [incident_dict(i) | stamp for i in self.incidents],
             "official_calls": [
                 {
                     "period": c.period,
@@ -134,7 +139,7 @@ class Audit:
                 }
                 for c in self.official_calls
             ],
-            "undecidable": [incident_dict(i) for i in self.undecidable],
+            "undecidable": [incident_dict(i) | stamp for i in self.undecidable],
             "agreement": {
                 "both": [{"incident": i, "official_call": c} for i, c in self.agreement.both],
                 "engine_only": list(self.agreement.engine_only),
@@ -143,8 +148,8 @@ class Audit:
                     {"official_call": c, "reason": why} for c, why in self.agreement.inconsistent
                 ],
             },
-            "penalties": [p.to_dict() for p in self.penalties],
-            "ball_lines": [b.to_dict() for b in self.ball_lines],
+            "penalties": [p.to_dict() | stamp for p in self.penalties],
+            "ball_lines": [b.to_dict() | stamp for b in self.ball_lines],
             "notes": list(self.notes),
         }
 

@@ -37,6 +37,7 @@ from varroom.model.measures import BALL_RADIUS_M, PENALTY_MARK_M
 from varroom.model.noise import Tracking
 from varroom.model.penalty import KickResult, PenaltyKick
 from varroom.model.situation import Direction, Player, Position
+from varroom.profiles import Profile
 
 MARK_REACH_M = 0.5
 KEEPER_LINE_M = 1.5
@@ -91,7 +92,7 @@ def match_players(match: MatchTracking) -> list[Player]:
 
 
 def find_penalties(
-    match: MatchTracking, moments: Moments, tracking: Tracking, scan: BallOutScan
+    match: MatchTracking, moments: Moments, tracking: Tracking, scan: BallOutScan, profile: Profile
 ) -> tuple[tuple[PenaltyIncident, ...], tuple[str, ...]]:
     """Every penalty kick of a match, judged, and a note per penalty event not found."""
     events = match.events
@@ -106,7 +107,8 @@ def find_penalties(
         (g.period, g.verdict) for g in scan.goal_line if g.verdict.decision is BallLineDecision.GOAL
     ]
     incidents = tuple(
-        penalty_incident(match, moments, m, m in named, players, tracking, goals) for m in found
+        penalty_incident(match, moments, m, m in named, players, tracking, goals, profile)
+        for m in found
     )
     judged_events = {int(moments.event_index[m]) for m in named}
     notes = tuple(
@@ -157,6 +159,7 @@ def penalty_incident(
     players: dict[str, Player],
     tracking: Tracking,
     goals: list[tuple[int, BallLineVerdict]],
+    profile: Profile,
 ) -> PenaltyIncident:
     """Moment `m`, a penalty kick, judged: `moments` holds the moments after it up to
     `RESULT_S` at least, `match` its frames up to then, and `goals` the goals scored up to
@@ -196,7 +199,7 @@ def penalty_incident(
         t_s,
         team,
         kick,
-        judge_penalty(kick),
+        judge_penalty(kick, profile.penalty, profile.policy),
         "event" if by_event else "tracking",
         event if event >= 0 else None,
     )

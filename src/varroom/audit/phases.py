@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from varroom.audit.ball_out import BallOutScan, scan_ball_out
+from varroom.audit.ball_out import BallOutScan
 from varroom.audit.moments import OUT_MARGIN_M, Moments
 from varroom.law.offence import resets_offside
 from varroom.match.tracking import MatchTracking
@@ -88,14 +88,12 @@ class Chains:
         return phase
 
 
-def cut_phases(
-    match: MatchTracking, moments: Moments, scan: BallOutScan | None = None
-) -> list[Phase]:
+def cut_phases(match: MatchTracking, moments: Moments, scan: BallOutScan) -> list[Phase]:
     """Every possession chain of the match (module docstring); `scan` is the match's ball-out
-    scan where the caller has it."""
+    scan."""
     teams = match.player_teams[moments.player]
     kinds = [touch_kind(action) for action in moments.actions]
-    new_stretch = _stretch_starts(match, moments, kinds, scan or scan_ball_out(match))
+    new_stretch = _stretch_starts(match, moments, kinds, scan)
     chains = Chains()
     phases = []
     for i in range(len(moments)):

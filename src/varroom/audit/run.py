@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from varroom.audit.model import Audit, Incident, Progress
 from varroom.match.tracking import MatchTracking
+from varroom.profiles import Profile, ifab
 
 
 def _silent(done: int, total: int, what: str) -> None:
@@ -19,19 +20,23 @@ def judged_event_by_event(match: MatchTracking) -> bool:
     return match.frame_rate_hz is None
 
 
-def audit_match(match: MatchTracking, progress: Progress = _silent) -> Audit:
-    """Every offside incident in a match, and the officials' calls, matched by time.
+def audit_match(
+    match: MatchTracking, progress: Progress = _silent, profile: Profile | None = None
+) -> Audit:
+    """Every offside incident in a match, and the officials' calls, matched by time, judged
+    as `profile` applies the Laws (the Laws as written, `ifab`, unless given).
 
     The match carries all the audit needs: `load_match` reads StatsBomb's camera views and
     pass ends with its freeze frames (`MatchTracking.statsbomb_facts`).
     """
+    profile = profile or ifab()
     if judged_event_by_event(match):
         from varroom.audit.freeze_frames import audit_freeze_frames
 
-        return audit_freeze_frames(match, progress)
+        return audit_freeze_frames(match, progress, profile)
     from varroom.audit.tracking import audit_tracking
 
-    return audit_tracking(match, progress)
+    return audit_tracking(match, progress, profile)
 
 
 def call_phases(match: MatchTracking, audit: Audit) -> Sequence[Incident | None]:

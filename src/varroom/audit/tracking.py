@@ -38,11 +38,13 @@ from varroom.audit.moments import ActionSource, Moments, find_moments
 from varroom.audit.penalties import match_players
 from varroom.audit.phases import Pair, Phase, cut_phases, pairs
 from varroom.audit.screening import screen
-from varroom.engine.judge import DEFAULT_SETTINGS, judge
+from varroom.engine.judge import judge
 from varroom.engine.verdict import Status
 from varroom.match.tracking import MatchTracking, Provider
-from varroom.model.noise import NOISE_DEFAULTS, Tracking, TrackingSource
+from varroom.model.noise import Tracking, TrackingSource
+from varroom.model.noise_defaults import NoiseDefaults
 from varroom.model.situation import FULL_TEAM, Position, Situation, Touch
+from varroom.profiles import Profile
 
 _BROADCAST = frozenset({Provider.SKILLCORNER})
 
@@ -54,25 +56,26 @@ class Unseen(Enum):
     OUT_OF_PICTURE = "out_of_picture"  # the tracking sees what a broadcast camera sees
 
 
-def tracking_of(match: MatchTracking) -> tuple[Tracking, Unseen]:
-    """The tracking source of a match, its noise model at the match's frame rate, and what
-    an unseen player means there."""
+def tracking_of(match: MatchTracking, noise_defaults: NoiseDefaults) -> tuple[Tracking, Unseen]:
+    """The tracking source of a match, its noise model (the profile's for that source) at the
+    match's frame rate, and what an unseen player means there."""
     broadcast = match.provider in _BROADCAST
     source = TrackingSource.BROADCAST if broadcast else TrackingSource.CENTROID_OPTICAL
-    noise = NOISE_DEFAULTS[source]
+    noise = noise_defaults.tracking[source]
     if match.frame_rate_hz is not None:
         noise = dataclasses.replace(noise, frame_rate_hz=match.frame_rate_hz)
     unseen = Unseen.OUT_OF_PICTURE if broadcast else Unseen.OFF_THE_PITCH
     return Tracking(source, noise), unseen
 
 
-def audit_tracking(match: MatchTracking, progress: Progress | None = None) -> Audit:
-    """Every offside incident of a match with continuous tracking (module docstring)."""
-    settings = DEFAULT_SETTINGS
+def audit_tracking(match: MatchTracking, progress: Progress | None, profile: Profile) -> Audit:
+    """Every offside incident of a match with continuous tracking (module docstring), as
+    `profile` applies the Laws."""
+    settings = profile.law
     moments = find_moments(match, settings)
-    scan = scan_ball_out(match)
+    scan = scan_ball_out(match, profile)
     phases = cut_phases(match, moments, scan)
-    tracking, unseen = tracking_of(match)
+    tracking, unseen = tracking_of(match, profile.noise)
     screened = screen(match, moments, settings, out_of_picture=unseen is Unseen.OUT_OF_PICTURE)
     flagged = [
         pair
@@ -82,7 +85,7 @@ def audit_tracking(match: MatchTracking, progress: Progress | None = None) -> Au
             moments.player[phases[pair.phase].moments[pair.involved]],
         )
     ]
-    builder = Situations(match, moments, tracking)
+    builder = Situations(match, moments, tracking, profile)
     incidents: list[Incident] = []
     undecidable: list[Incident] = []
     over: set[int] = set()  # phases that ended in an offence
@@ -102,16 +105,24 @@ def audit_tracking(match: MatchTracking, progress: Progress | None = None) -> Au
     if progress is not None:
         progress(len(flagged), len(flagged), "judging phases")
     audit = audit_with_calls(
-        match, incidents, undecidable, judged, _notes(match, moments, phases, flagged, unseen)
+        match,
+        incidents,
+        undecidable,
+        judged,
+        _notes(match, moments, phases, flagged, unseen),
+        profile,
     )
-    return with_match_laws(audit, match, moments, tracking, scan)
+    return with_match_laws(audit, match, moments, tracking, scan, profile)
 
 
 class Situations:
     """Situations and incidents from the moments of one match."""
 
-    def __init__(self, match: MatchTracking, moments: Moments, tracking: Tracking) -> None:
+    def __init__(
+        self, match: MatchTracking, moments: Moments, tracking: Tracking, profile: Profile
+    ) -> None:
         self.match = match
+        self.profile = profile
         self.moments = moments
         self.tracking = tracking
         self.ids = [str(pid) for pid in match.player_ids]
@@ -120,7 +131,7 @@ class Situations:
     def incident(self, phase: Phase, pair: Pair, unseen: Unseen) -> Incident:
         chosen = phase.moments[pair.judged : pair.involved + 1]
         situation = self.situation(phase, chosen, unseen)
-        verdict = judge(situation, DEFAULT_SETTINGS)
+        verdict = judge(situation, self.profile.law, self.profile.policy)
         judged = chosen[verdict.judged_at if verdict.judged_at is not None else 0]
         moments = self.moments
         confidence = (

@@ -30,12 +30,21 @@ from varroom.audit.report_html import (
     write_html,
 )
 from varroom.audit.run import audit_match, call_phases
-from varroom.cli.options import FILE, FOLDER, json_option, output_option, path_option, quiet_option
+from varroom.cli.options import (
+    FILE,
+    FOLDER,
+    json_option,
+    output_option,
+    path_option,
+    profile_option,
+    quiet_option,
+)
 from varroom.cli.progress import progress_bar
 from varroom.match.load import load_match
 from varroom.match.providers import LOADERS
 from varroom.match.tracking import Provider
 from varroom.output_file import HTML_SUFFIXES, OutputError
+from varroom.profiles import Profile
 
 _AGREEING_STYLE = {
     Agreeing.AGREED: "green",
@@ -95,6 +104,7 @@ def match_file_options(command: Callable[..., Any]) -> Callable[..., Any]:
     "`varroom check` on one gives the audit's verdict.",
     dest="situations_dir",
 )
+@profile_option
 @quiet_option
 def audit(
     provider: str,
@@ -102,6 +112,7 @@ def audit(
     html_path: Path | None,
     images_dir: Path | None,
     situations_dir: Path | None,
+    profile: Profile,
     quiet: bool,
     **files: Path | tuple[Path, ...] | None,
 ) -> None:
@@ -126,7 +137,7 @@ def audit(
         def advance(done: int, total: int, what: str) -> None:
             progress.update(judging, completed=done, total=total, description=f"judging {what}")
 
-        result = audit_match(match, advance)
+        result = audit_match(match, advance, profile)
         phases = call_phases(match, result)
         progress.update(judging, description="judged")
         decisions = rows(result, match, phases)
@@ -225,7 +236,10 @@ def _write_images(
 
 def _print_table(result: Audit, decisions: Sequence[Row]) -> None:
     console = Console()
-    table = Table(title=f"Offside audit: {result.match}", title_justify="left")
+    table = Table(
+        title=f"Offside audit: {result.match}, under the {result.profile.label} profile",
+        title_justify="left",
+    )
     for column in ("When", "Team", "Player", "Officials", "Engine", "Agreement"):
         table.add_column(column)
     for row in decisions:

@@ -18,9 +18,10 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from varroom.cli.options import FILE, FOLDER, path_option, quiet_option
+from varroom.cli.options import FILE, FOLDER, path_option, profile_option, quiet_option
 from varroom.cli.progress import progress_bar
 from varroom.errors import VarroomError
+from varroom.profiles import Profile
 
 
 class _Rate(ProgressColumn):
@@ -54,6 +55,7 @@ class _Rate(ProgressColumn):
     "--scheduler-file FILE), waited for while the scheduler starts.",
 )
 @click.option("--force", is_flag=True, help="Audit again the matches already done.")
+@profile_option
 @quiet_option
 def audit_many(
     manifest: Path,
@@ -62,11 +64,13 @@ def audit_many(
     scheduler: str | None,
     scheduler_file: Path | None,
     force: bool,
+    profile: Profile,
     quiet: bool,
 ) -> None:
     """Audit every match of MANIFEST (a CSV: match_id, provider, competition, season, referee,
-    and the files by kloppy's names). A match that fails is recorded with its error; the
-    exit status is 0 unless every match failed (1) or the manifest is bad (2)."""
+    profile, and the files by kloppy's names), each under its row's profile or --profile. A
+    match that fails is recorded with its error; the exit status is 0 unless every match
+    failed (1) or the manifest is bad (2)."""
     try:
         from varroom.season.manifest import read_manifest
         from varroom.season.runner import run_season, scheduler_address
@@ -77,7 +81,7 @@ def audit_many(
         ) from None
     if scheduler is not None and scheduler_file is not None:
         raise click.UsageError("give --scheduler or --scheduler-file, not both")
-    entries = read_manifest(manifest)
+    entries = read_manifest(manifest, profile)
     if scheduler_file is not None:
         scheduler = scheduler_address(scheduler_file)
     progress = progress_bar(

@@ -4,12 +4,14 @@ competition profile, printed, and drawn on request; `--compare` judges it under 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 
 from varroom.cli import collector
-from varroom.cli.options import FILE, json_option, output_option, profile_option
+from varroom.cli.options import FILE, json_option, output_option, policy_option, profile_option
 from varroom.errors import InputError, OptionError
 from varroom.formats.json_text import read_json
 from varroom.formats.load import kind_of_file
@@ -37,7 +39,7 @@ _PICTURES = {
 }
 
 
-def _picture_options(command: click.Command) -> click.Command:
+def _picture_options(command: Callable[..., None]) -> Callable[..., None]:
     for name, (help_text, suffixes) in reversed(_PICTURES.items()):
         command = output_option(f"--{name}", suffixes, help_text)(command)
     return command
@@ -53,6 +55,7 @@ def _picture_options(command: click.Command) -> click.Command:
     "Draw the decision in the situation's camera perspective (needs $.camera).",
 )
 @profile_option
+@policy_option
 @click.option(
     "--compare",
     "compare_text",
@@ -101,7 +104,7 @@ def _check(file: Path, as_json: bool, profile: Profile, asked: dict[str, Path]) 
     case = kind.read(data, str(file), profile.noise)
     if "broadcast" in asked and case.camera is None:
         raise InputError(file, "$.camera", "missing: --broadcast needs a camera (docs/pictures.md)")
-    verdict = kind.judged(case, profile)
+    verdict: Any = kind.judged(case, profile)  # the kind's own verdict type
     if as_json:
         click.echo(
             json.dumps({**verdict.to_dict(), "profile": profile.stamp()}, ensure_ascii=False)

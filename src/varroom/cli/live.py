@@ -9,13 +9,14 @@ import click
 from varroom.audit.incident_files import case_file
 from varroom.audit.model import clock
 from varroom.audit.penalties import PenaltyIncident
-from varroom.cli.options import json_option, token_option
+from varroom.cli.options import json_option, profile_option, token_option
 from varroom.errors import InputError
 from varroom.live.feed import alert_situation, follow, source_lines
 from varroom.live.follower import Alert
 from varroom.live.laws import LawAlert
 from varroom.live.room import RoomError, post_situation
 from varroom.live.stream import Header, LineError
+from varroom.profiles import Profile
 
 
 @click.command("live")
@@ -32,9 +33,13 @@ from varroom.live.stream import Header, LineError
 )
 @token_option("--room-token", "The review room's token, if it has one.")
 @json_option("One JSON line per alert (the spec's).")
-def live(source: str, room: str | None, room_token: str | None, as_json: bool) -> None:
+@profile_option
+def live(
+    source: str, room: str | None, room_token: str | None, as_json: bool, profile: Profile
+) -> None:
     """Follow a live frame stream (docs/formats/frames.md) and alert on every offside offence
-    the moment it is decidable, and on every penalty kick and ball over a line."""
+    the moment it is decidable, and on every penalty kick and ball over a line, as the
+    competition's profile applies the Laws."""
 
     def on_alert(alert: Alert | LawAlert, header: Header) -> None:
         if isinstance(alert, LawAlert):
@@ -43,6 +48,7 @@ def live(source: str, room: str | None, room_token: str | None, as_json: bool) -
         else:
             upload = alert_situation(alert, header)
             line = alert.to_dict(upload)
+        line["profile"] = profile.stamp()  # what every verdict records
         if as_json:
             click.echo(json.dumps(line, ensure_ascii=False, allow_nan=False))
         else:
@@ -58,7 +64,7 @@ def live(source: str, room: str | None, room_token: str | None, as_json: bool) -
     def on_invalid(error: LineError) -> None:
         click.echo(f"varroom live: {source}: {error} (skipped)", err=True)
 
-    outcome = follow(source_lines(source), on_alert, on_invalid, source)
+    outcome = follow(source_lines(source), on_alert, on_invalid, source, profile)
     counts = outcome.counts
     if counts is None:
         raise InputError(source, "", "no header: nothing to follow")

@@ -18,21 +18,14 @@ FOLDER = click.Path(file_okay=False, path_type=Path)
 
 
 def profile_option(command: Command) -> Command:
-    """`--profile` and `--policy`: the competition profile judged under, and a policy that
-    replaces its own, passed on as `profile` (a `Profile`, resolved before anything is read)."""
+    """`--profile`: the competition profile judged under, passed on as `profile` (a `Profile`,
+    resolved before anything is read: a bad one is refused first)."""
 
     def resolved(context: click.Context, parameter: click.Parameter, value: str) -> object:
         from varroom.profiles import load_profile
 
         return load_profile(value)
 
-    command = click.option(
-        "--policy",
-        "policy_text",
-        default=None,
-        help="How tight calls are settled, instead of the profile's own: ifab, tolerance:5cm, "
-        "daylight or confidence:0.95.",
-    )(command)
     return click.option(
         "--profile",
         "profile",
@@ -42,6 +35,18 @@ def profile_option(command: Command) -> Command:
         callback=resolved,
         help="The competition profile to judge under: a built-in one (`varroom profiles list`) "
         "or a profile file (docs/formats/profile.md).",
+    )(command)
+
+
+def policy_option(command: Command) -> Command:
+    """`--policy`: a policy for tight calls instead of the profile's own, passed on as
+    `policy_text` (None: the profile's; `profiles.judging.with_policy`)."""
+    return click.option(
+        "--policy",
+        "policy_text",
+        default=None,
+        help="How tight calls are settled, instead of the profile's own: ifab, tolerance:5cm, "
+        "daylight or confidence:0.95.",
     )(command)
 
 

@@ -10,12 +10,18 @@ import click
 import numpy as np
 import numpy.typing as npt
 
-from varroom.cli.options import FILE, json_option, output_option, path_option, profile_option
+from varroom.cli.options import (
+    FILE,
+    json_option,
+    output_option,
+    path_option,
+    policy_option,
+    profile_option,
+)
 from varroom.errors import InputError
-from varroom.kinds import STILL_MARKS
 from varroom.output_file import FIGURE_SUFFIXES
 from varroom.profiles import Profile
-from varroom.profiles.judging import with_policy
+from varroom.profiles.judging import judge_still_marks, with_policy
 
 if TYPE_CHECKING:
     from varroom.still.judge import StillVerdict
@@ -35,6 +41,7 @@ if TYPE_CHECKING:
     dest="out",
 )
 @profile_option
+@policy_option
 def still(
     image: Path,
     marks: Path,
@@ -50,11 +57,11 @@ def still(
     pixels = _read_still(image) if out is not None else None
     size = (pixels.shape[1], pixels.shape[0]) if pixels is not None else _still_size(image)
     case = load_marks(marks, size)
-    result = STILL_MARKS.judged(case, profile)
+    result = judge_still_marks(case, profile)
     if as_json:
         click.echo(json.dumps({**result.to_dict(), "profile": profile.stamp()}, ensure_ascii=False))
     else:
-        STILL_MARKS.print(case, result)
+        print_still(case, result)
         click.echo(f"Profile: {profile.label}.")
     if out is not None:
         from varroom.pictures.still import write_still_png

@@ -20,6 +20,7 @@ from varroom.formats.situation_json import situation_to_dict
 from varroom.live.follower import Alert, Counts, LiveFollower
 from varroom.live.laws import LawAlert
 from varroom.live.stream import End, Header, LineError, StreamReader, read_items
+from varroom.profiles import Profile
 
 RECONNECT_S = 10.0
 RETRY_S = 0.2
@@ -77,8 +78,10 @@ def follow(
     on_alert: Callable[[Alert | LawAlert, Header], None],
     on_invalid: Callable[[LineError], None],
     source: str = "<stream>",
+    profile: Profile | None = None,
 ) -> Outcome:
-    """Follow a stream to its end (or its last line): every alert as it is decided."""
+    """Follow a stream to its end (or its last line): every alert as it is decided, as
+    `profile` applies the Laws (`ifab` unless given)."""
     reader = StreamReader(source)
     outcome = Outcome()
     follower: LiveFollower | None = None
@@ -90,7 +93,7 @@ def follow(
             continue
         if isinstance(item, Header):
             if follower is None:
-                follower = LiveFollower(item)
+                follower = LiveFollower(item, profile)
                 outcome.match = item.match
             continue
         ended = isinstance(item, End)

@@ -62,15 +62,14 @@ from varroom.audit.phases import (
 from varroom.audit.restarts import DEAD_S, STILL_WINDOW_S
 from varroom.audit.screening import Screen, screen
 from varroom.audit.tracking import Situations, Unseen, tracking_of
-from varroom.engine.judge import DEFAULT_SETTINGS
 from varroom.engine.verdict import Status
 from varroom.law.position import offside_position
 from varroom.live.laws import LawAlert, LiveLaws
 from varroom.live.stream import End, Frame, Header
 from varroom.live.window import Template, Window
 from varroom.match.tracking import MatchEvent, MatchTracking
-from varroom.model.settings import LawSettings
 from varroom.model.situation import touch_kind
+from varroom.profiles import Profile, ifab
 
 REORDER_FRAMES = 2  # frames held back to put a frame that comes out of order in its place
 WINDOW_S = 8.0  # frames kept: a restart is told from DEAD_S + STILL_WINDOW_S before a touch
@@ -127,9 +126,11 @@ class LiveFollower:
     """Follows one frame stream (module docstring): `frame`, `event`, `end`, each giving the
     alerts it decided."""
 
-    def __init__(self, header: Header, settings: LawSettings = DEFAULT_SETTINGS) -> None:
+    def __init__(self, header: Header, profile: Profile | None = None) -> None:
         self.header = header
-        self.settings = settings
+        # How the Laws are applied: the Laws as written (`ifab`) unless given.
+        self.profile = profile or ifab()
+        self.settings = self.profile.law
         self.counts = Counts()
         fps = header.fps
         self._fit = window_frames(fps)
@@ -169,7 +170,7 @@ class LiveFollower:
         self._over = False  # the open chain ended in an offence
         self._moment_id = 0
         self._started = 0.0
-        self._laws = LiveLaws(self._window, self._template)
+        self._laws = LiveLaws(self._window, self._template, self.profile)
 
     # -- what comes in ---------------------------------------------------------------------
 
@@ -311,7 +312,7 @@ class LiveFollower:
                 steps = steps[:ready]
         self._pending = self._pending[len(steps) :]
         self._waiting = None
-        _, unseen = tracking_of(match)
+        _, unseen = tracking_of(match, self.profile.noise)
         screened = screen(
             match, moments, self.settings, out_of_picture=unseen is Unseen.OUT_OF_PICTURE
         )
@@ -392,9 +393,9 @@ class LiveFollower:
         `chosen[-1]` (the attacker's touch)."""
         rows = [self._rows[m] for m in chosen]
         moments = _stack(rows)
-        tracking, unseen = tracking_of(match)
+        tracking, unseen = tracking_of(match, self.profile.noise)
         phase = Phase(self._chains.period, self._chains.team, tuple(range(len(rows))))
-        builder = Situations(match, moments, tracking)
+        builder = Situations(match, moments, tracking, self.profile)
         return builder.incident(phase, Pair(0, 0, len(rows) - 1), unseen)
 
     def _scan_ball_outs(self, lo: int) -> None:
@@ -404,7 +405,9 @@ class LiveFollower:
         first = lo if self._last_frame is None else min(lo, self._last_frame)
         first = max(window.first, first - BALL_OUT_MARGIN_FRAMES)
         recent = tuple(self._stoppages)
-        scan = scan_ball_out(self._template.match(window, first, window.last + 1, recent))
+        scan = scan_ball_out(
+            self._template.match(window, first, window.last + 1, recent), self.profile
+        )
         self._missed = np.zeros(window.last + 1 - first, dtype=bool)
         self._missed_first = first
         # The scan's frames count from `first`, as the window's match it scanned does.

@@ -52,6 +52,7 @@ from varroom.live.window import Template, Window
 from varroom.match.tracking import EventKind, MatchEvent, MatchTracking
 from varroom.model.ball_line import BallLineDecision
 from varroom.model.measures import BALL_RADIUS_M
+from varroom.profiles import Profile
 
 NEAR_LINE_M = 3.0  # nearer a line than this the ball may be out between two frames
 RESUME_S = 2.0  # `scan_ball_out`'s: back on the field this soon, no stoppage: played on
@@ -122,11 +123,12 @@ class LiveLaws:
     """Penalty kicks and ball-line moments of one followed match (module docstring). The
     follower tells it each frame taken into `window` and each moment of play."""
 
-    def __init__(self, window: Window, template: Template) -> None:
+    def __init__(self, window: Window, template: Template, profile: Profile) -> None:
         self._window = window
         self._template = template
+        self._profile = profile
         empty = template.match(window, 0, 0)
-        self._tracking, _ = tracking_of(empty)
+        self._tracking, _ = tracking_of(empty, profile.noise)
         self._players = {p.id: p for p in match_players(empty)}
         self._lines_from: int | None = None  # the first frame of an undecided stretch
         self._near: Key = (0, -math.inf)  # the last frame with the ball near a line
@@ -226,7 +228,7 @@ class LiveLaws:
         assert self._lines_from is not None
         first = window.first
         match = self._template.match(window, first, window.last + 1, events)
-        scan = scan_ball_out(match, BALL_RADIUS_M, resume_s=RESUME_S)
+        scan = scan_ball_out(match, self._profile, BALL_RADIUS_M, resume_s=RESUME_S)
         start = self._lines_from - first
         last = window.n - 1
         known = last if force else last - EDGE_FRAMES  # the last frame whose run is known
@@ -238,7 +240,7 @@ class LiveLaws:
             if not (force or self._out_decided(match, out, known, stream)):
                 open_at = min(open_at, out.start_frame)
             elif out.played_on:
-                decided.append((out.start_frame, missed_incident(match, out)))
+                decided.append((out.start_frame, missed_incident(match, out, self._profile)))
         for moment in scan.goal_line:
             if moment.start_frame < start:
                 continue
@@ -318,6 +320,7 @@ class LiveLaws:
                 self._players,
                 self._tracking,
                 self._goals,
+                self._profile,
             )
             alerts.append(_alert(incident, stream, started))
         self._kicks = waiting

@@ -1,7 +1,9 @@
 """The season manifest: one CSV row per match, its provider, files and metadata.
 
 Columns: `match_id` and `provider` (kloppy's name) are required; `competition`, `season`
-and `referee` are the match's metadata; every column named as kloppy names a file
+and `referee` are the match's metadata; `profile` the competition profile it is judged under
+(a built-in name, or a profile file relative to the manifest; empty: the command's
+`--profile`); every column named as kloppy names a file
 (`meta_data`, `raw_data`, `event_data`, ... : ending in `_data` or `_feeds`, or
 `venue_information`) and `official_calls` (varroom's CSV of the officials' offside calls:
 period, t_s, team, player) hold a path, relative to the manifest, or several separated by
@@ -16,14 +18,16 @@ from __future__ import annotations
 
 import csv
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from varroom.errors import InputError
+from varroom.profiles import Profile, ifab, load_profile
 
 REQUIRED = ("match_id", "provider")
 METADATA = ("competition", "season", "referee")
 OFFICIAL_CALLS = "official_calls"
+PROFILE = "profile"
 _FILE_COLUMN = re.compile(r"^(\w+_data|\w+_feeds|venue_information)$")
 _MATCH_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 
@@ -43,6 +47,7 @@ class MatchEntry:
     competition: str = ""
     season: str = ""
     referee: str = ""
+    profile: Profile = field(default_factory=ifab)  # how its Laws are applied
 
     def file_arguments(self) -> dict[str, Path | tuple[Path, ...]]:
         """The files as `load_match` takes them: one path, or a tuple for several."""
@@ -59,8 +64,9 @@ def is_file_column(name: str) -> bool:
     return name == OFFICIAL_CALLS or _FILE_COLUMN.match(name) is not None
 
 
-def read_manifest(path: Path) -> tuple[MatchEntry, ...]:
-    """Every match of the manifest at `path`, in its order."""
+def read_manifest(path: Path, profile: Profile | None = None) -> tuple[MatchEntry, ...]:
+    """Every match of the manifest at `path`, in its order; a row without a profile is
+    judged under `profile` (`ifab` unless given)."""
     try:
         with path.open(newline="", encoding="utf-8-sig") as stream:
             table = list(csv.reader(stream))
@@ -90,14 +96,19 @@ def read_manifest(path: Path) -> tuple[MatchEntry, ...]:
                 path, f"row {number}", f"{len(cells)} cells, the header has {len(header)}"
             )
         row = {name: cell.strip() for name, cell in zip(header, cells, strict=True)}
-        entries.append(_entry(path, number, row, file_columns, seen))
+        entries.append(_entry(path, number, row, file_columns, seen, profile or ifab()))
     if not entries:
         raise ManifestError(path, "", "no matches")
     return tuple(entries)
 
 
 def _entry(
-    path: Path, number: int, row: dict[str, str], file_columns: list[str], seen: dict[str, int]
+    path: Path,
+    number: int,
+    row: dict[str, str],
+    file_columns: list[str],
+    seen: dict[str, int],
+    default: Profile,
 ) -> MatchEntry:
     match_id = row["match_id"]
     if not _MATCH_ID.match(match_id):
@@ -128,4 +139,17 @@ def _entry(
         files=tuple(files),
         official_calls=path.parent / calls if calls else None,
         **{name: row.get(name, "") for name in METADATA},
+        profile=_profile(path, number, row.get(PROFILE, ""), default),
     )
+
+
+def _profile(path: Path, number: int, named: str, default: Profile) -> Profile:
+    """A row's profile: a built-in name, or a file beside the manifest; a bad one is the
+    manifest's fault, at its row and column."""
+    if not named:
+        return default
+    where = named if not named.lower().endswith(".toml") else path.parent / named
+    try:
+        return load_profile(where)
+    except InputError as error:
+        raise ManifestError(path, f"row {number}, column {PROFILE}", str(error)) from None

@@ -42,7 +42,7 @@ body{font-family:system-ui,sans-serif;margin:2em;max-width:1100px;color:#222}
 table{border-collapse:collapse;margin:0.5em 0 1.5em}th,td{padding:3px 9px;border-bottom:1px solid #ddd;text-align:right}
 th:first-child,td:first-child{text-align:left}th{background:#f3f3f3}td{white-space:nowrap}
 .offence{color:#c62828}.no_offence{color:#2e7d32}.undecidable{color:#757575}
-img{max-width:100%}.note{color:#555}
+img{max-width:100%}.note{color:#555}.warn{color:#8a4b00;background:#fff4e0;padding:4px 8px}
 """
 
 
@@ -65,6 +65,7 @@ def season_html(matches: Sequence[Row], incidents: Sequence[Row]) -> str:
         "<h1>Season consistency report</h1>",
         f"<p>{len(matches)} matches ({ok} audited, {len(failed)} failed), "
         f"{len(offside)} offside decisions.</p>",
+        _profile_groups(matches, incidents),
         "<h2>Offside: engine and officials</h2>",
         _image(_agreement_chart(offside, "competition")),
         _breakdown("Per competition", offside, matches, ("competition",)),
@@ -76,6 +77,7 @@ def season_html(matches: Sequence[Row], incidents: Sequence[Row]) -> str:
         _image(_margin_chart(offside)),
         _tight_calls(offside),
         _policies(offside),
+        _would_differ(matches, offside),
         _penalties(penalties),
         _ball_lines(ball_lines),
         _failures(failed),
@@ -185,6 +187,114 @@ def _policies(rows: Sequence[Row]) -> str:
         for c in sorted(table)
     )
     return f"<h3>Offences under each policy</h3><table><tr>{head}</tr>{body}</table>"
+
+
+def _profile_groups(matches: Sequence[Row], incidents: Sequence[Row]) -> str:
+    """The profiles the matches were judged under, and every competition whose matches were
+    judged under more than one: its calls are then not comparable with each other."""
+    groups: dict[tuple[str, str], list[Row]] = defaultdict(list)
+    for match in matches:
+        groups[(match["profile"] or "-", match["profile_sha256"] or "")].append(match)
+    decisions = Counter(
+        (row["profile"] or "-", row["profile_sha256"] or "")
+        for row in incidents
+        if row["kind"] == "offside" and row["status"] is not None
+    )
+    body = "".join(
+        f"<tr><td>{html.escape(name)}</td><td><code>{sha[:12]}</code></td>"
+        f"<td>{len(members)}</td><td>{decisions[(name, sha)]}</td></tr>"
+        for (name, sha), members in sorted(groups.items())
+    )
+    mixed = []
+    by_competition: dict[str, Counter[tuple[str, str]]] = defaultdict(Counter)
+    for (name, sha), members in groups.items():
+        for match in members:
+            by_competition[match["competition"] or "-"][(name, sha)] += 1
+    for competition, used in sorted(by_competition.items()):
+        if len(used) > 1:
+            under = ", ".join(
+                f"{html.escape(name)} ({sha[:12]}) in {count} {_plural(count, 'match', 'matches')}"
+                for (name, sha), count in sorted(used.items())
+            )
+            mixed.append(
+                f"<p class='warn'>{html.escape(competition)}: judged under different profiles, "
+                f"{under}: its calls are not comparable with each other.</p>"
+            )
+    return (
+        "<h2>Profiles</h2><p class='note'>How each match's Laws were applied "
+        "(docs/formats/profile.md).</p><table><tr><th>profile</th><th>sha256</th>"
+        f"<th>matches</th><th>offside decisions</th></tr>{body}</table>{''.join(mixed)}"
+    )
+
+
+def _plural(count: int, one: str, many: str) -> str:
+    return one if count == 1 else many
+
+
+def _would_differ(matches: Sequence[Row], rows: Sequence[Row]) -> str:
+    """For each built-in profile that differs from the one a match was judged under only in
+    how tight calls are settled, the plays whose call it would change: every verdict records
+    each standard policy's outcome, so no play is judged again. A profile that differs in
+    the Laws' open points needs the matches audited under it (`audit-many --profile`)."""
+    from varroom.profiles import builtin_names, builtin_profile
+
+    judged_under = {
+        match["match_id"]: json.loads(match["settings"]).get("profile") for match in matches
+    }
+    sections = []
+    for name in builtin_names():
+        other = builtin_profile(name)
+        policy = str(other.policy)
+        differ = []
+        for row in rows:
+            under = judged_under.get(row["match_id"])
+            outcome = json.loads(row["policies"] or "{}").get(policy)
+            if under is None or outcome is None or row["status"] == outcome:
+                continue
+            if row["profile"] != name and _same_but_policy(under, other.to_dict()):
+                differ.append((row, outcome))
+        if differ:
+            sections.append(_differ_table(name, differ))
+    if not sections:
+        return ""
+    return (
+        "<h2>Calls that would differ</h2><p class='note'>Under each built-in profile that "
+        "settles tight calls another way (the Laws' other points the same), the plays whose "
+        "call would change.</p>" + "".join(sections)
+    )
+
+
+def _same_but_policy(content: dict[str, Any], other: dict[str, Any]) -> bool:
+    about = ("name", "version", "source", "offside")
+    return all(content.get(key) == value for key, value in other.items() if key not in about)
+
+
+def _differ_table(name: str, differ: list[tuple[Row, str]]) -> str:
+    body = []
+    for row, outcome in sorted(
+        differ, key=lambda d: (d[0]["match_id"], d[0]["period"], d[0]["t_s"])
+    ):
+        minutes, seconds = divmod(int(row["t_s"]), 60)
+        cells = [
+            html.escape(row["match_id"]),
+            f"{row['period']}H {minutes:02d}:{seconds:02d}",
+            html.escape(row["offender"] or "-"),
+            "-" if row["margin_m"] is None else f"{row['margin_m'] * 100:+.0f} cm",
+            "-" if row["probability"] is None else f"{row['probability']:.2f}",
+            f"<span class='{row['status']}'>{row['status'].replace('_', ' ')}</span> "
+            f"({html.escape(row['profile'] or '-')})",
+            f"<span class='{outcome}'>{outcome.replace('_', ' ')}</span>",
+        ]
+        body.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    head = "".join(
+        f"<th>{h}</th>"
+        for h in ("match", "when", "offender", "margin", "P(offside)", "as judged", f"under {name}")
+    )
+    calls = _plural(len(differ), "call", "calls")
+    return (
+        f"<h3 id='differ-{html.escape(name)}'>Under {html.escape(name)}: {len(differ)} {calls} "
+        f"would differ</h3><table><tr>{head}</tr>{''.join(body)}</table>"
+    )
 
 
 def _penalties(rows: Sequence[Row]) -> str:

@@ -98,7 +98,8 @@ def run_season(
     todo = [
         entry
         for entry in entries
-        if stored.get(entry.match_id) != (MatchState.OK.value, match_key(inputs[entry.match_id]))
+        if stored.get(entry.match_id)
+        != (MatchState.OK.value, match_key(inputs[entry.match_id], entry.profile))
     ]
     skipped = len(entries) - len(todo)
     started(len(todo), skipped)

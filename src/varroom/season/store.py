@@ -48,6 +48,8 @@ INCIDENTS = pa.schema(
         ("agreement", pa.string()),
         ("reason", pa.string()),
         ("policies", pa.string()),  # JSON: each standard policy's decision
+        ("profile", pa.string()),  # the competition profile it was judged under, by name
+        ("profile_sha256", pa.string()),  # and by its content's hash
         ("key", pa.string()),
     ]
 )
@@ -58,6 +60,8 @@ MATCHES = pa.schema(
         ("season", pa.string()),
         ("referee", pa.string()),
         ("provider", pa.string()),
+        ("profile", pa.string()),  # the competition profile its incidents were judged under
+        ("profile_sha256", pa.string()),
         ("state", pa.string()),  # ok / failed
         ("error", pa.string()),
         ("seconds", pa.float64()),  # loading and auditing, in the worker

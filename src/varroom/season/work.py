@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from varroom.errors import DataError, VarroomError
+from varroom.profiles import Profile
 from varroom.season import store
 from varroom.season.manifest import MatchEntry
 
@@ -60,16 +61,14 @@ def warm() -> None:
     import varroom.match  # noqa: F401
 
 
-@cache
-def settings_json() -> str:
-    """The settings every match is audited with, as recorded beside its results."""
-    from varroom.engine.judge import DEFAULT_SETTINGS
+def settings_json(profile: Profile) -> str:
+    """The settings a match is audited with, as recorded beside its results: its profile's
+    every value, and the standard policies each verdict also records the outcome of."""
     from varroom.engine.policy import STANDARD_POLICIES
 
     return json.dumps(
         {
-            "law": DEFAULT_SETTINGS.to_dict(),
-            "policy": "ifab",
+            "profile": profile.to_dict(),
             "policies": [str(policy) for policy in STANDARD_POLICIES],
         },
         sort_keys=True,
@@ -97,16 +96,17 @@ def inputs_hash(entry: MatchEntry) -> str:
     return digest.hexdigest()
 
 
-def match_key(inputs: str) -> str:
-    """What decides whether a stored result is still good: inputs, settings and version."""
-    text = f"{inputs}\0{settings_json()}\0{varroom_version()}"
+def match_key(inputs: str, profile: Profile) -> str:
+    """What decides whether a stored result is still good: inputs, settings (the profile) and
+    version."""
+    text = f"{inputs}\0{settings_json(profile)}\0{varroom_version()}"
     return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
 def run_match(entry: MatchEntry, out: Path, inputs: str) -> Outcome:
     """Load, audit and store one match; a failure is stored as the match's state."""
     start = time.perf_counter()
-    key = match_key(inputs)
+    key = match_key(inputs, entry.profile)
     try:
         incidents = audit_rows(entry, key)
         state, error = MatchState.OK, ""
@@ -137,15 +137,17 @@ def match_row(
         "season": entry.season,
         "referee": entry.referee,
         "provider": entry.provider,
+        "profile": entry.profile.name,
+        "profile_sha256": entry.profile.sha256,
         "state": state.value,
         "error": error,
         "seconds": seconds,
         "n_incidents": sum(1 for row in incidents if row["status"] is not None),
         "n_official_calls": sum(1 for row in incidents if row["official_call"]),
         "varroom_version": varroom_version(),
-        "settings": settings_json(),
+        "settings": settings_json(entry.profile),
         "inputs": inputs,
-        "key": match_key(inputs),
+        "key": match_key(inputs, entry.profile),
         "worker": f"{socket.gethostname()}:{os.getpid()}",
         "worker_peak_mb": peak_memory_mb(),
     }
@@ -172,7 +174,7 @@ def audit_rows(entry: MatchEntry, key: str) -> list[dict[str, Any]]:
         match = dataclasses.replace(
             match, events=(*match.events, *read_official_calls(entry.official_calls))
         )
-    audit = audit_match(match)
+    audit = audit_match(match, profile=entry.profile)
     return incident_rows(entry, key, match, audit)
 
 
@@ -223,6 +225,8 @@ def incident_rows(
         "referee": entry.referee or None,
         "kind": IncidentKind.OFFSIDE.value,
         "decision": None,
+        "profile": entry.profile.name,
+        "profile_sha256": entry.profile.sha256,
         "key": key,
     } | dict.fromkeys(
         ("offender", "team", "team_id", "margin_m", "probability", "class", "reason", "policies")
