@@ -29,7 +29,7 @@ def test_check_gives_every_incident_file_the_audits_verdict(tmp_path: Path) -> N
     audit = audited()
     items = [*audit.incidents, *audit.undecidable, *audit.penalties, *audit.ball_lines]
     assert audit.incidents and audit.penalties and audit.ball_lines
-    write_incident_files(tmp_path, audit.match, items)
+    write_incident_files(tmp_path, audit.match, audit.profile, items)
     written = sorted(tmp_path.iterdir())
     assert [p.name for p in written] == sorted({incident_file_name(i) for i in items})
     kinds = set()
@@ -47,15 +47,16 @@ def test_check_gives_every_incident_file_the_audits_verdict(tmp_path: Path) -> N
             assert verdict["status"] == audited_as["status"]
             assert verdict["offender"] == audited_as["offender"]
         else:  # a penalty kick or a ball line: the whole verdict, as the audit wrote it
-            assert verdict == audited_as["verdict"]
+            assert verdict == {**audited_as["verdict"], "profile": audited_as["profile"]}
+        assert verdict["profile"] == audit.profile.stamp()
     assert kinds == {"offside", "penalty", "ball_line"}
 
 
 def test_writing_the_same_audit_again_replaces_every_file(tmp_path: Path) -> None:
     audit = audited()
     items = [*audit.penalties, *audit.ball_lines]
-    write_incident_files(tmp_path, audit.match, items)
+    write_incident_files(tmp_path, audit.match, audit.profile, items)
     first = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
-    write_incident_files(tmp_path, audit.match, items)
+    write_incident_files(tmp_path, audit.match, audit.profile, items)
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == first
     assert len(first) == len(items)  # one name per moment: none overwrote another

@@ -9,7 +9,6 @@ import json
 import pytest
 
 from test_live_follow import assert_same_laws
-from varroom.audit.incident_files import case_file
 from varroom.audit.model import Audit
 from varroom.audit.penalties import RESULT_S
 from varroom.audit.run import audit_match
@@ -82,7 +81,7 @@ def test_an_alert_carries_the_kick_or_ball_line_the_room_judges(
 ) -> None:
     _, alerts, _ = followed
     for alert in alerts:
-        line = json.loads(json.dumps(alert.to_dict(case_file(alert.incident)), allow_nan=False))
+        line = json.loads(json.dumps(alert.to_dict(alert.incident.case_file()), allow_nan=False))
         assert line["kind"] == "alert" and line["decision"] == alert.decision
         if alert.decision != "penalty":
             assert line["verdict"]["kind"] == "ball_line"

@@ -373,7 +373,7 @@ def _stream_near(match: MatchTracking, period: int, t_s: float) -> str:
 def _live_into_room(runner: CliRunner, stream: str, url: str, decision: str) -> dict[str, Any]:
     """Run `varroom live --room` on the stream and return its one alert of `decision`. Every
     alert is queued, and the room's verdict on each posted file is the alert's, to the last
-    field, plus the `status` every kind gets in the room."""
+    field, under the profile the alert line names."""
     result = runner.invoke(
         cli, ["live", "--json", "--room", url, "--room-token", TOKEN], input=stream
     )
@@ -384,9 +384,11 @@ def _live_into_room(runner: CliRunner, stream: str, url: str, decision: str) -> 
     judged = [_get(f"{url}/api/situations/{item['id']}")["verdict"] for item in queue]
 
     def canonical(verdict: dict[str, Any]) -> str:
-        return json.dumps({k: x for k, x in verdict.items() if k != "status"}, sort_keys=True)
+        return json.dumps(verdict, sort_keys=True)
 
-    assert sorted(map(canonical, judged)) == sorted(canonical(a["verdict"]) for a in alerts)
+    assert sorted(map(canonical, judged)) == sorted(
+        canonical({**a["verdict"], "profile": a["profile"]}) for a in alerts
+    )
     (chosen,) = [a for a in alerts if a["decision"] == decision]
     return chosen
 

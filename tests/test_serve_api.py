@@ -25,6 +25,7 @@ import varroom
 from rooms import wait_for
 from varroom.errors import InputError
 from varroom.formats.situation_json import load_situation
+from varroom.profiles import Profile, ifab
 from varroom.serve import create_app, db
 from varroom.serve.server import run_server
 
@@ -130,7 +131,7 @@ def test_upload_a_situation_gives_its_id_and_the_engines_verdict(room: TestClien
     assert response.status_code == 201
     body = response.json()
     assert response.headers["location"] == f"/api/situations/{body['id']}"
-    expected = varroom.judge(load_situation(KANE)).to_dict()
+    expected = {**varroom.judge(load_situation(KANE)).to_dict(), "profile": ifab().stamp()}
     assert body["verdict"] == expected  # exactly what `varroom check --json` prints
     assert body["status"] == "offence"
     assert body["summary"]["call"] == "OFFSIDE"
@@ -811,8 +812,9 @@ def test_the_default_runner_loads_the_match_and_queues_what_the_audit_finds(
         loaded.update(provider=provider, files=files)
         return "the match"
 
-    def audit_match(match: str, progress: Any, files: Any) -> Any:
-        assert match == "the match" and set(files) == {"raw_data", "meta_data"}
+    def audit_match(match: str, progress: Any, profile: Profile) -> Any:
+        assert match == "the match"
+        assert profile == ifab()  # the room's default
         progress(1, 2, "first half")
         progress(2, 2, "second half")
         incident = Incident(
@@ -848,7 +850,7 @@ def test_the_default_runner_loads_the_match_and_queues_what_the_audit_finds(
         (item,) = client.get("/api/situations").json()
         detail = client.get(f"/api/situations/{item['id']}").json()
         assert detail["origin"] == "audit" and detail["audit_id"] == done["id"]
-        assert detail["verdict"] == varroom.judge(kane).to_dict()
+        assert detail["verdict"] == {**varroom.judge(kane).to_dict(), "profile": ifab().stamp()}
         assert detail["title"] == "TOT v SCP \u00b7 2H 45:53"
         assert detail["meta"]["audit"]["source"] == "tracking"
         assert detail["meta"]["audit"]["chain_confidence"] == 0.8
@@ -884,7 +886,7 @@ def test_the_room_judges_every_audit_incident_as_the_audit_did_and_adds_none_twi
     from varroom.match import load_match
 
     match = load_match("statsbomb", **SAMPLE_FILES)
-    audit = audit_match(match, files=SAMPLE_FILES)
+    audit = audit_match(match)
     found = [*audit.incidents, *audit.undecidable, *audit.penalties]
     expected = sorted(
         (i.period, round(i.t_s, 3), i.verdict.status.value, i.verdict.offender, i.verdict.margin_m)

@@ -35,6 +35,7 @@ from varroom.model.ball_line import (
     Goal,
 )
 from varroom.model.situation import Pitch
+from varroom.profiles import ifab
 from varroom.serve import create_app
 from varroom.serve.audit import incident_dict
 from varroom.synthetic.match import SyntheticConfig, synthetic_match
@@ -163,7 +164,7 @@ def test_an_uploaded_ball_line_is_judged_pictured_and_decided(room: TestClient) 
     detail = room.get(incident).json()
     expected = judge_ball_line(ball_line_from_dict(json.loads(GOAL_BY_MM.read_text())))
     assert (detail["kind"], detail["players"], detail["touches"]) == ("ball_line", [], [])
-    assert detail["verdict"] == {**expected.to_dict(), "status": "goal"}
+    assert detail["verdict"] == {**expected.to_dict(), "status": "goal", "profile": ifab().stamp()}
     assert detail["summary"]["call"] == "GOAL"
     assert detail["summary"]["label"] == "GOAL \u00b7 ball +6.0 mm"
     assert detail["on_field"] == {"decision": "no_goal"}
@@ -254,6 +255,7 @@ def test_the_room_judges_an_audits_ball_lines_as_the_audit_did_and_adds_none_twi
         detail = room.get(f"/api/situations/{item['id']}").json()
         audited = detail["meta"]["audit"]
         assert detail["kind"] == audited["kind"] == "ball_line"
-        assert {**audited["verdict"], "status": audited["verdict"]["decision"]} == detail["verdict"]
+        judged = {**audited["verdict"], "status": audited["verdict"]["decision"]}
+        assert {**judged, "profile": ifab().stamp()} == detail["verdict"]
         shown.append((audited["t_s"], detail["status"]))
     assert sorted(shown) == sorted((round(b.t_s, 3), b.verdict.decision.value) for b in found)

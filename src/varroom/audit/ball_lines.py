@@ -62,6 +62,42 @@ class BallLineIncident:
     def goal_after_ball_out(self) -> bool:
         return self.out_before_goal_t_s is not None
 
+    @property
+    def file_tag(self) -> str:
+        """What its file's name says of it besides the clock: `-goal-line`, `-missed-ball-out`."""
+        return "-" + self.what.value.replace("_", "-")
+
+    @property
+    def alert_decision(self) -> str:
+        """Its `decision` in a live alert: `ball_out` (a missed ball-out) or `goal_line`."""
+        return "ball_out" if self.what is BallLineWhat.MISSED_BALL_OUT else "goal_line"
+
+    def case_file(self) -> dict[str, Any]:
+        """The ball line in its format, as `varroom check` judges it."""
+        from varroom.formats.ball_line_json import ball_line_to_dict
+
+        return ball_line_to_dict(self.case)
+
+    def alert_fields(self, case: dict[str, Any]) -> dict[str, Any]:
+        """What a live alert says of the ball line besides when (docs/formats/frames.md)."""
+        return {
+            "between_frames": self.between_frames,
+            "out_before_goal_t": None
+            if self.out_before_goal_t_s is None
+            else round(self.out_before_goal_t_s, 3),
+            "verdict": self.verdict.to_dict(),
+            "ball_line": case,
+        }
+
+    def said(self) -> str:
+        """The call in a line, as `varroom live` prints it."""
+        what = (
+            "ball out of play, play went on"
+            if self.what is BallLineWhat.MISSED_BALL_OUT
+            else "goal line"
+        )
+        return f"{what}: {self.verdict.decision.value}"
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "kind": self.kind.value,

@@ -62,6 +62,20 @@ class Incident:
         judged = self.verdict.judged_at
         return None if judged is None else self.situation.touches[judged].player
 
+    @property
+    def file_tag(self) -> str:
+        """What its file's name says of it besides the clock: the event it came from."""
+        return "" if self.event_index is None else f"-e{self.event_index}"
+
+    def case_file(self) -> dict[str, Any]:
+        """Its situation in the situation format, as `varroom check` judges it."""
+        from varroom.formats.situation_json import situation_to_dict
+
+        return situation_to_dict(self.situation)
+
+    def to_dict(self) -> dict[str, Any]:
+        return incident_dict(self)
+
 
 @dataclass(frozen=True, slots=True)
 class OfficialCall:

@@ -62,6 +62,31 @@ class PenaltyIncident:
     def kind(self) -> IncidentKind:
         return IncidentKind.PENALTY
 
+    file_tag = "-penalty"  # what its file's name says of it besides the clock
+    alert_decision = "penalty"  # its `decision` in a live alert (docs/formats/frames.md)
+
+    def case_file(self) -> dict[str, Any]:
+        """The kick in the penalty-kick format, as `varroom check` judges it."""
+        from varroom.formats.penalty_json import penalty_kick_to_dict
+
+        return penalty_kick_to_dict(self.kick)
+
+    def alert_fields(self, case: dict[str, Any]) -> dict[str, Any]:
+        """What a live alert says of the kick besides when (docs/formats/frames.md)."""
+        return {
+            "kicker": self.kick.kicker,
+            "found_by": self.found_by,
+            "verdict": self.verdict.to_dict(),
+            "penalty_kick": case,
+        }
+
+    def said(self) -> str:
+        """The call in a line, as `varroom live` prints it."""
+        verdict = self.verdict
+        return (
+            f"penalty kick by {self.kick.kicker}: {verdict.decision.value}, {verdict.result.value}"
+        )
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "kind": self.kind.value,

@@ -144,7 +144,10 @@ def audit(
         if situations_dir is not None:
             engine = [row.engine for row in decisions] + list(result.undecidable)
             write_incident_files(
-                situations_dir, result.match, [*engine, *result.penalties, *result.ball_lines]
+                situations_dir,
+                result.match,
+                result.profile,
+                [*engine, *result.penalties, *result.ball_lines],
             )
         pictures = _Pictures()
         if images_dir is not None:
@@ -183,10 +186,10 @@ def _no_camera_data(provider: str, files: dict[str, Any]) -> str:
 
 
 def write_incident_files(
-    directory: Path, match: str, incidents: Sequence[AnyIncident | None]
+    directory: Path, match: str, profile: Profile, incidents: Sequence[AnyIncident | None]
 ) -> None:
-    """Each incident as the file `varroom check` reads (`audit.incident_files`), named by its
-    moment: writing the same match again replaces rather than adds."""
+    """Each incident as the file `varroom check` reads (`audit.incident_files`), judged under
+    `profile`, named by its moment: writing the same match again replaces rather than adds."""
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as error:
@@ -194,7 +197,9 @@ def write_incident_files(
     for incident in incidents:
         if incident is None:
             continue
-        text = json.dumps(incident_file(incident, match), ensure_ascii=False, indent=1) + "\n"
+        text = (
+            json.dumps(incident_file(incident, profile, match), ensure_ascii=False, indent=1) + "\n"
+        )
         write_file(directory / incident_file_name(incident), text.encode("utf-8"))
 
 

@@ -6,12 +6,9 @@ import json
 
 import click
 
-from varroom.audit.incident_files import case_file
-from varroom.audit.model import clock
-from varroom.audit.penalties import PenaltyIncident
 from varroom.cli.options import json_option, profile_option, token_option
 from varroom.errors import InputError
-from varroom.live.feed import alert_situation, follow, source_lines
+from varroom.live.feed import follow, source_lines
 from varroom.live.follower import Alert
 from varroom.live.laws import LawAlert
 from varroom.live.room import RoomError, post_situation
@@ -42,20 +39,16 @@ def live(
     competition's profile applies the Laws."""
 
     def on_alert(alert: Alert | LawAlert, header: Header) -> None:
-        if isinstance(alert, LawAlert):
-            upload = case_file(alert.incident)
-            line = alert.to_dict(upload)
-        else:
-            upload = alert_situation(alert, header)
-            line = alert.to_dict(upload)
+        upload = alert.upload(header)
+        line = alert.to_dict(upload)
         line["profile"] = profile.stamp()  # what every verdict records
         if as_json:
             click.echo(json.dumps(line, ensure_ascii=False, allow_nan=False))
         else:
-            click.echo(_line(alert))
+            click.echo(alert.said())
         if room is not None:
             try:
-                post_situation(room, upload, room_token)
+                post_situation(room, upload, room_token, profile.name)
             except RoomError as error:
                 click.echo(
                     f"varroom live: the review room did not take the alert: {error}", err=True
@@ -74,29 +67,3 @@ def live(
         f"{counts.late} late frames, skipped {outcome.invalid_lines} invalid lines.",
         err=True,
     )
-
-
-def _line(alert: Alert | LawAlert) -> str:
-    if isinstance(alert, LawAlert):
-        return _law_line(alert)
-    incident = alert.incident
-    verdict = incident.verdict
-    margin = "" if verdict.margin_m is None else f", {verdict.margin_m:.2f} m beyond"
-    return (
-        f"{clock(incident.period, alert.involved_t_s)} offside: {verdict.offender}{margin}"
-        f" (decided {alert.detected_after_s:.2f} s after he became involved)"
-    )
-
-
-def _law_line(alert: LawAlert) -> str:
-    incident = alert.incident
-    when = f"{clock(incident.period, incident.t_s)} "
-    after = f" (decided {alert.detected_after_s:.2f} s after)"
-    if isinstance(incident, PenaltyIncident):
-        verdict = incident.verdict
-        return (
-            f"{when}penalty kick by {incident.kick.kicker}: {verdict.decision.value}, "
-            f"{verdict.result.value}{after}"
-        )
-    what = "ball out of play, play went on" if alert.decision == "ball_out" else "goal line"
-    return f"{when}{what}: {incident.verdict.decision.value}{after}"

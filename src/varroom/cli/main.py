@@ -8,13 +8,16 @@ import os
 import warnings
 from importlib import import_module
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import click
 
 from varroom.cli import collector
-from varroom.cli.options import FOLDER, token_option
+from varroom.cli.options import FOLDER, profile_option, token_option
 from varroom.errors import FormatWarning, VarroomError
+
+if TYPE_CHECKING:
+    from varroom.profiles import Profile
 
 # Commands imported only when run (or listed by --help): `check` must not pay for the audit's
 # imports (kloppy, rich's progress bars), nor `audit` for the review room's.
@@ -111,15 +114,25 @@ _data_dir_option = click.option(
 @_db_option
 @token_option("--token", "Every /api call must bring it (Authorization: Bearer).")
 @_data_dir_option
-def serve(host: str, port: int, db_url: str | None, token: str | None, data_dir: Path) -> None:
-    """The review room: a web page to check verdicts, set facts and record decisions."""
+@profile_option
+def serve(
+    host: str,
+    port: int,
+    db_url: str | None,
+    token: str | None,
+    data_dir: Path,
+    profile: Profile,
+) -> None:
+    """The review room: a web page to check verdicts, set facts and record decisions.
+
+    Incidents are judged under the profile (an upload may name another the room knows)."""
     try:
         from varroom.serve.server import run_server
     except ImportError as error:
         raise VarroomError(
             f"varroom serve needs the serve extra: pip install 'varroom[serve]' ({error})"
         ) from None
-    run_server(host, port, db_url, token, data_dir=data_dir)
+    run_server(host, port, db_url, token, data_dir=data_dir, profile=profile)
 
 
 @cli.command("verify-log")

@@ -11,12 +11,9 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
 from urllib.parse import urlsplit
 
-from varroom.audit.model import clock
 from varroom.errors import InputError
-from varroom.formats.situation_json import situation_to_dict
 from varroom.live.follower import Alert, Counts, LiveFollower
 from varroom.live.laws import LawAlert
 from varroom.live.stream import End, Header, LineError, StreamReader, read_items
@@ -109,15 +106,3 @@ def follow(
                 on_alert(alert, follower.header)
         outcome.counts = follower.counts
     return outcome
-
-
-def alert_situation(alert: Alert, header: Header) -> dict[str, Any]:
-    """The alert's situation in the situation format, with what the room shows of it."""
-    incident = alert.incident
-    situation = situation_to_dict(incident.situation)
-    meta = situation["meta"]
-    meta["match"] = header.match
-    meta["minute"] = clock(incident.period, incident.t_s)
-    meta["source"] = "live (tracking)"
-    meta["chain_confidence"] = round(incident.chain_confidence, 3)
-    return situation

@@ -37,7 +37,7 @@ import numpy as np
 import numpy.typing as npt
 
 from varroom.audit.ball_out import STOPPAGES, scan_ball_out
-from varroom.audit.model import Incident
+from varroom.audit.model import Incident, clock
 from varroom.audit.moments import (
     EVENT_WINDOW_S,
     Before,
@@ -63,6 +63,7 @@ from varroom.audit.restarts import DEAD_S, STILL_WINDOW_S
 from varroom.audit.screening import Screen, screen
 from varroom.audit.tracking import Situations, Unseen, tracking_of
 from varroom.engine.verdict import Status
+from varroom.formats.situation_json import situation_to_dict
 from varroom.law.position import offside_position
 from varroom.live.laws import LawAlert, LiveLaws
 from varroom.live.stream import End, Frame, Header
@@ -88,9 +89,30 @@ class Alert:
     detected_after_s: float  # stream time from then to the item after which it was decided
     compute_ms: float  # wall time spent on the frame that decided it
 
+    def upload(self, header: Header) -> dict[str, Any]:
+        """The alert's situation in the situation format, with what the room shows of it."""
+        incident = self.incident
+        situation = situation_to_dict(incident.situation)
+        meta = situation["meta"]
+        meta["match"] = header.match
+        meta["minute"] = clock(incident.period, incident.t_s)
+        meta["source"] = "live (tracking)"
+        meta["chain_confidence"] = round(incident.chain_confidence, 3)
+        return situation
+
+    def said(self) -> str:
+        """The alert in a line, as `varroom live` prints it."""
+        incident = self.incident
+        verdict = incident.verdict
+        margin = "" if verdict.margin_m is None else f", {verdict.margin_m:.2f} m beyond"
+        return (
+            f"{clock(incident.period, self.involved_t_s)} offside: {verdict.offender}{margin}"
+            f" (decided {self.detected_after_s:.2f} s after he became involved)"
+        )
+
     def to_dict(self, situation: dict[str, Any]) -> dict[str, Any]:
         """The alert line of the frame stream's spec; `situation` is the incident's
-        situation in the situation format."""
+        situation in the situation format (`upload`)."""
         verdict = self.incident.verdict
         return {
             "kind": "alert",

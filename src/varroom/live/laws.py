@@ -36,6 +36,7 @@ from varroom.audit.ball_lines import (
     missed_incident,
 )
 from varroom.audit.ball_out import BallOut, scan_ball_out
+from varroom.audit.model import clock
 from varroom.audit.moments import MAX_STEP_FRAMES, Moments, concat_moments
 from varroom.audit.penalties import (
     RESULT_S,
@@ -47,7 +48,7 @@ from varroom.audit.penalties import (
 from varroom.audit.tracking import tracking_of
 from varroom.engine.ball_line_path import past_lines_m
 from varroom.engine.ball_line_verdict import BallLineVerdict
-from varroom.live.stream import Frame
+from varroom.live.stream import Frame, Header
 from varroom.live.window import Template, Window
 from varroom.match.tracking import EventKind, MatchEvent, MatchTracking
 from varroom.model.ball_line import BallLineDecision
@@ -72,38 +73,32 @@ class LawAlert:
     @property
     def decision(self) -> str:
         """`penalty`, `ball_out` (a missed ball-out) or `goal_line`."""
+        return self.incident.alert_decision
+
+    def upload(self, header: Header) -> dict[str, Any]:
+        """The kick or the ball line in its own format, as the review room queues it."""
+        return self.incident.case_file()
+
+    def said(self) -> str:
+        """The alert in a line, as `varroom live` prints it."""
         incident = self.incident
-        if isinstance(incident, PenaltyIncident):
-            return "penalty"
-        return "ball_out" if incident.what is BallLineWhat.MISSED_BALL_OUT else "goal_line"
+        return (
+            f"{clock(incident.period, incident.t_s)} {incident.said()} "
+            f"(decided {self.detected_after_s:.2f} s after)"
+        )
 
     def to_dict(self, case: dict[str, Any]) -> dict[str, Any]:
         """The alert line of the frame stream (docs/formats/frames.md); `case` is the kick or
-        the ball line in its own format (`audit.incident_files.case_file`)."""
+        the ball line in its own format (the incident's `case_file`)."""
         incident = self.incident
-        line: dict[str, Any] = {
+        return {
             "kind": "alert",
             "decision": self.decision,
             "period": incident.period,
             "t": round(incident.t_s, 3),
             "detected_after_s": round(self.detected_after_s, 3),
             "compute_ms": round(self.compute_ms, 2),
-        }
-        if isinstance(incident, PenaltyIncident):
-            return line | {
-                "kicker": incident.kick.kicker,
-                "found_by": incident.found_by,
-                "verdict": incident.verdict.to_dict(),
-                "penalty_kick": case,
-            }
-        return line | {
-            "between_frames": incident.between_frames,
-            "out_before_goal_t": None
-            if incident.out_before_goal_t_s is None
-            else round(incident.out_before_goal_t_s, 3),
-            "verdict": incident.verdict.to_dict(),
-            "ball_line": case,
-        }
+        } | incident.alert_fields(case)
 
 
 @dataclass

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import urllib.error
+import urllib.parse
 import urllib.request
 from typing import Any
 
@@ -16,9 +17,13 @@ class RoomError(Exception):
     """The room did not take an alert: why, in one line."""
 
 
-def post_situation(room_url: str, situation: dict[str, Any], token: str | None = None) -> int:
-    """Queue a situation (or a penalty-kick file) in the room at `room_url`; its id there."""
-    url = room_url.rstrip("/") + "/api/situations?filename=live-alert.json"
+def post_situation(
+    room_url: str, situation: dict[str, Any], token: str | None = None, profile: str | None = None
+) -> int:
+    """Queue a situation (or a penalty-kick file) in the room at `room_url`, judged there under
+    the `profile` named (one the room knows: a built-in, or the room's own); its id there."""
+    query = {"filename": "live-alert.json"} | ({"profile": profile} if profile else {})
+    url = room_url.rstrip("/") + "/api/situations?" + urllib.parse.urlencode(query)
     headers = {"content-type": "application/json"}
     if token:
         headers["authorization"] = f"Bearer {token}"

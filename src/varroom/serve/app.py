@@ -6,6 +6,7 @@ per resource and the static files are put together around the room's services.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -14,6 +15,7 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
+from varroom.profiles import Profile, ifab
 from varroom.serve import db
 from varroom.serve.audit import AuditRunner, default_audit_runner
 from varroom.serve.config import (
@@ -31,6 +33,7 @@ from varroom.serve.routers import ROUTERS, stills
 from varroom.serve.routers.health import version
 from varroom.serve.routers.page import STATIC
 from varroom.serve.schemas import ERROR_SCHEMA
+from varroom.serve.service.profiles import RoomProfiles
 from varroom.serve.service.room import Room
 
 
@@ -45,6 +48,7 @@ def create_app(
     allowed_hosts: tuple[str, ...] | None = None,
     prewarm_render: bool = False,
     read_timeout_s: float = READ_TIMEOUT_S,
+    profile: Profile | None = None,
 ) -> FastAPI:
     """The review room as an ASGI application.
 
@@ -52,7 +56,8 @@ def create_app(
     is migrated to the newest revision before this returns. With a `token`, every /api call
     needs `Authorization: Bearer <token>`; without one, only loopback host names are served
     (`allowed_hosts` overrides that list). A request body that stalls for `read_timeout_s`
-    is answered 408 and dropped.
+    is answered 408 and dropped. Incidents are judged under `profile` (`ifab` unless given)
+    unless their upload names another (`varroom.serve.service.profiles`).
     """
     data = Path(data_dir)
     data.mkdir(mode=PRIVATE_DIR, parents=True, exist_ok=True)  # a folder made here: 0700
@@ -66,7 +71,10 @@ def create_app(
         audit_bytes=max_audit_bytes,
         read_timeout_s=read_timeout_s,
     )
-    room = Room.open(engine, data, audit_runner or default_audit_runner, limits)
+    profiles = RoomProfiles(ifab() if profile is None else profile)
+    # The room's own audits find their incidents as its default profile applies the Laws.
+    runner = audit_runner or functools.partial(default_audit_runner, profile=profiles.default)
+    room = Room.open(engine, data, runner, limits, profiles)
     if allowed_hosts is None and not token:
         allowed_hosts = LOOPBACK_NAMES
     if prewarm_render:

@@ -14,7 +14,7 @@ of the same match, kind and moment as one queued before is not added again.
 
 The default runner imports the match loader and the audit only when an audit runs:
 `varroom.match.load_match(provider, **files)`, then `varroom.audit.run.audit_match(match,
-progress, files)`.
+progress, profile)` under the room's default profile.
 """
 
 from __future__ import annotations
@@ -24,14 +24,17 @@ import json
 from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from varroom.profiles import Profile
 
 Progress = Callable[[float], None]
 AuditRunner = Callable[[str, Mapping[str, list[Path]], Progress], Iterable[Any]]
 
 
 def default_audit_runner(
-    provider: str, files: Mapping[str, list[Path]], progress: Progress
+    provider: str, files: Mapping[str, list[Path]], progress: Progress, profile: Profile
 ) -> Iterable[Any]:
     """Load the match (`varroom.match.load_match`) and audit it (`varroom.audit.run.audit_match`):
     every incident the audit finds (offences, undecidable phases, penalty kicks, the ball lines
@@ -50,20 +53,22 @@ def default_audit_runner(
     def step(done: int, total: int, _what: str = "") -> None:
         progress(0.1 + 0.9 * (done / total if total else 1.0))
 
-    # The audit reads single files only (StatsBomb's events and 360 frames).
-    audit = audit_match(match, step, {r: p[0] for r, p in files.items() if len(p) == 1})
+    audit = audit_match(match, step, profile)
     for incident in (*audit.incidents, *audit.undecidable, *audit.penalties, *audit.ball_lines):
-        yield incident_dict(incident, audit.match)
+        yield incident_dict(incident, audit.match, profile)
 
 
-def incident_dict(item: Any, match: str | None = None) -> dict[str, Any]:
-    """The file of one incident the audit found (`varroom.audit.incident_files`); a dict is
-    taken as it is (a runner's own file)."""
+def incident_dict(
+    item: Any, match: str | None = None, profile: Profile | None = None
+) -> dict[str, Any]:
+    """The file of one incident the audit found under `profile` (`ifab` unless given;
+    `varroom.audit.incident_files`); a dict is taken as it is (a runner's own file)."""
     if isinstance(item, dict):
         return item
     from varroom.audit.incident_files import incident_file
+    from varroom.profiles import ifab
 
-    return incident_file(item, match)
+    return incident_file(item, profile or ifab(), match)
 
 
 def incident_key(data: Mapping[str, Any]) -> str | None:

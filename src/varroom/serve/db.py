@@ -90,6 +90,8 @@ situations = sa.Table(
     _required("status", sa.String(20)),
     # An audit's incident: its match, kind and moment (`serve.audit.incident_key`); uploads none.
     sa.Column("incident_key", sa.String(64), unique=True),
+    # The profile it is judged under (migration 0005); NULL: queued before profiles (ifab).
+    sa.Column("profile", sa.Text),
 )
 
 decisions = sa.Table(

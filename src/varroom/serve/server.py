@@ -7,9 +7,13 @@ import ipaddress
 import os
 import socket
 import sys
+from typing import TYPE_CHECKING
 
 from varroom.errors import VarroomError
 from varroom.serve.config import DEFAULT_DATA_DIR
+
+if TYPE_CHECKING:
+    from varroom.profiles import Profile
 
 
 class PortInUse(VarroomError):
@@ -34,8 +38,10 @@ def run_server(
     db_url: str | None = None,
     token: str | None = None,
     data_dir: str | os.PathLike[str] = DEFAULT_DATA_DIR,
+    profile: Profile | None = None,
 ) -> None:
-    """Serve the review room until interrupted.
+    """Serve the review room until interrupted, judging under `profile` (the room's
+    default; `ifab` unless given).
 
     Any host but a loopback one needs a token (`token`, else the VARROOM_TOKEN environment
     variable): without one this raises VarroomError and serves nothing. The port is taken
@@ -55,7 +61,7 @@ def run_server(
         print("varroom: warning: a token under 16 characters is easy to guess", file=sys.stderr)
     sock = listen(host, port)
     try:
-        app = create_app(db_url, token, data_dir, prewarm_render=True)
+        app = create_app(db_url, token, data_dir, prewarm_render=True, profile=profile)
         shown = f"[{host}]" if ":" in host else host
         print(
             f"varroom review room: http://{shown}:{port}/"

@@ -34,8 +34,9 @@ async def health(request: Request) -> dict[str, Any]:
 
 @router.get("/api/config", responses=responses())
 async def config(room: RoomDep) -> dict[str, Any]:
-    """What the page needs to know: limits, and the providers an audit reads with the files
-    each one takes (kloppy's names: raw_data, meta_data, event_data, ...)."""
+    """What the page needs to know: limits, the providers an audit reads with the files each
+    one takes (kloppy's names: raw_data, meta_data, event_data, ...), the room's profile and
+    the profiles an upload may name instead."""
     files = provider_files()
     return {
         "limits": {
@@ -46,4 +47,6 @@ async def config(room: RoomDep) -> dict[str, Any]:
         "provider_files": files,
         "file_roles": list(dict.fromkeys(role for roles in files.values() for role in roles)),
         "check_clock_s": 30,
+        "profile": room.profiles.default.stamp(),
+        "profiles": room.profiles.names(),
     }

@@ -19,7 +19,17 @@ from varroom.serve.service.display import safe_name
 
 router = APIRouter(tags=["queue"])
 
-BRIEF = ("id", "title", "source_name", "status", "summary", "verdict", "created_at", "decided")
+BRIEF = (
+    "id",
+    "title",
+    "source_name",
+    "status",
+    "summary",
+    "verdict",
+    "profile",
+    "created_at",
+    "decided",
+)
 
 
 @router.post(
@@ -32,13 +42,25 @@ async def add_situation(
     request: Request,
     room: RoomDep,
     filename: Annotated[str | None, Query(max_length=300, description="for display only")] = None,
+    profile: Annotated[
+        str | None,
+        Query(
+            max_length=200,
+            description="the competition profile to judge it under: a built-in one or the "
+            "room's own (default: the room's, `varroom serve --profile`)",
+        ),
+    ] = None,
 ) -> JSONResponse:
-    """Queue a situation (format version 1) and judge it: 201 with its id and verdict."""
+    """Queue a situation (format version 1) and judge it under a profile: 201 with its id and
+    verdict, which records the profile."""
+    judged_under = room.profiles.chosen(profile, "query:profile")
     content_type = request.headers.get("content-type", "application/json").split(";")[0].strip()
     if content_type != "application/json" and not content_type.endswith("+json"):
         raise ApiError(415, "send the situation as application/json")
     data = read_json(await request.body())
-    detail = await run_in_threadpool(room.queue.add, data, safe_name(filename))
+    detail = await run_in_threadpool(
+        room.queue.add, data, safe_name(filename), profile=judged_under
+    )
     return JSONResponse(
         {k: detail[k] for k in BRIEF},
         status_code=201,

@@ -101,7 +101,7 @@ def suggestions(still_id: StillId, stills: StillsDep, towards: Towards = "+x") -
 def judge_marks(still_id: StillId, marks: Marks, stills: StillsDep) -> dict[str, Any]:
     """The verdict the marks give (`varroom still --json`), with each mark on the pitch.
     Nothing is stored."""
-    return verdict_out(stills.judge(still_id, marks))
+    return verdict_out(*stills.judge(still_id, marks))
 
 
 @_marked.post(

@@ -150,6 +150,7 @@ class DecisionLog:
                 d.c.margin_m,
                 d.c.duration_s,
                 d.c.facts_json,
+                d.c.verdict_json,
                 d.c.corrects,
                 d.c.client_ref,
                 d.c.note,
@@ -264,6 +265,8 @@ def entry_out(row: Mapping[Any, Any], title: str | None = None) -> dict[str, Any
         "margin_m": row["margin_m"],
         "duration_s": row["duration_s"],
         "facts": json.loads(row["facts_json"]),
+        # The profile the verdict it rests on was judged under; none for one before profiles.
+        "profile": json.loads(row["verdict_json"]).get("profile"),
         "corrects": row["corrects"],
         "client_ref": row["client_ref"],
         "note": row["note"],

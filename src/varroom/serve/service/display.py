@@ -55,7 +55,8 @@ def margin_text(margin_m: float | None, words: Callable[[float], str] = distance
 
 
 def summary(verdict: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, Any]:
-    """What the queue and the log show of a verdict. A penalty kick's player and margin
+    """What the queue and the log show of a verdict, and the profile it was judged under
+    (`{name, sha256}`). A penalty kick's player and margin
     are those of the first offence penalised (else the goalkeeper's against his line); a
     ball line's are the ball's against the line, in millimetres."""
     status = verdict["status"]
@@ -85,6 +86,7 @@ def summary(verdict: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, A
         "margin_m": margin,
         "margin_text": margin_text(margin, words),
         "label": label,
+        "profile": verdict.get("profile"),  # none in a verdict judged before profiles
     }
 
 

@@ -1,4 +1,5 @@
-"""The decision log as CSV: one row per entry, facts as JSON in the last column."""
+"""The decision log as CSV: one row per entry, the profile its verdict was judged under (name
+and hash), facts as JSON in the last column."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ COLUMNS = (
     "situation_id",
     "situation_title",
     *_DECIDED,
+    "profile",
+    "profile_sha256",
     "corrects",
     "client_ref",
     "note",
@@ -31,7 +34,13 @@ def decisions_csv(entries: Iterable[Mapping[str, Any]]) -> str:
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(COLUMNS)
     for entry in entries:
-        entry = {**entry, "facts": json.dumps(entry["facts"], separators=(",", ":"))}
+        profile = entry["profile"] or {}  # none before profiles: the cells stay empty
+        entry = {
+            **entry,
+            "profile": profile.get("name"),
+            "profile_sha256": profile.get("sha256"),
+            "facts": json.dumps(entry["facts"], separators=(",", ":")),
+        }
         writer.writerow([csv_cell(entry[c]) for c in COLUMNS])
     return out.getvalue()
 

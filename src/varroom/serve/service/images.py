@@ -15,11 +15,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from varroom.kinds import SITUATION
-from varroom.profiles import ifab
 from varroom.serve.config import PRIVATE_DIR
 from varroom.serve.errors import ApiError
 from varroom.serve.facts import apply_facts
 from varroom.serve.service.judging import read_dict
+from varroom.serve.service.profiles import RoomProfiles
 from varroom.serve.service.store import Store
 
 log = logging.getLogger("varroom.serve")
@@ -53,21 +53,27 @@ class Renderer:
 
 
 class Pictures:
-    def __init__(self, store: Store, folder: Path, renderer: Renderer) -> None:
+    def __init__(
+        self, store: Store, folder: Path, renderer: Renderer, profiles: RoomProfiles
+    ) -> None:
         self.store = store
         self.folder = folder
         self.renderer = renderer
+        self.profiles = profiles
         self._lock = threading.Lock()  # one drawing at a time: matplotlib is not thread-safe
         folder.mkdir(mode=PRIVATE_DIR, parents=True, exist_ok=True)
 
     def image(self, situation_id: int) -> Path:
-        """The PNG of the situation with its facts now; drawn once per set of facts."""
+        """The PNG of the situation with its facts now, judged under its profile; drawn once
+        per set of facts."""
         render = self.renderer.get()
         if render is None:
             raise ApiError(404, "no picture: the renderer (varroom.pictures) is not available")
         with self.store.engine.connect() as conn:
             row = self.store.situation_row(conn, situation_id)
-        key = hashlib.sha256(row.facts_json.encode()).hexdigest()[:16]
+        profile = self.profiles.of_incident(row.profile)
+        # A profile file may be edited under its name: its hash is part of what is drawn.
+        key = hashlib.sha256(f"{row.facts_json}{profile.sha256}".encode()).hexdigest()[:16]
         path = self.folder / f"{int(row.id)}-{key}.png"
         if path.is_file():
             return path
@@ -77,10 +83,10 @@ class Pictures:
                 return path
             source = row.source_name or "situation"
             try:
-                kind, case = read_dict(data, source, ifab())
+                kind, case = read_dict(data, source, profile)
                 # A situation's writer is the renderer's, imported ahead when the server starts.
                 write = render if kind is SITUATION else kind.picture_writer("image")
-                write(case, kind.judged(case, ifab()), path)
+                write(case, kind.judged(case, profile), path)
             except Exception:
                 log.exception("cannot draw situation %s", situation_id)
                 raise ApiError(

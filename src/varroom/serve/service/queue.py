@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
 from varroom.formats.load import file_kind
-from varroom.profiles import ifab
+from varroom.profiles import Profile
 from varroom.serve import db, json_input
 from varroom.serve.audit import incident_key
 from varroom.serve.facts import describe_changes, original_facts, play_kind
@@ -22,12 +22,14 @@ from varroom.serve.service.display import (
     title_of,
 )
 from varroom.serve.service.judging import judge_dict
+from varroom.serve.service.profiles import RoomProfiles
 from varroom.serve.service.store import Store, now
 
 
 class Queue:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, profiles: RoomProfiles) -> None:
         self.store = store
+        self.profiles = profiles
         # Counts the situations queued since the room started: the page's event stream
         # (GET /api/events) tells it the moment this moves.
         self.version = 0
@@ -39,12 +41,15 @@ class Queue:
         origin: str = "upload",
         audit_id: str | None = None,
         key: str | None = None,
+        profile: Profile | None = None,
     ) -> dict[str, Any]:
-        """Check and judge a situation, then queue it: its detail, as `detail` answers.
-        `key`: an audit incident's natural key (`serve.audit.incident_key`), unique."""
+        """Check and judge a situation under `profile` (the room's default unless given),
+        then queue it: its detail, as `detail` answers. `key`: an audit incident's natural key
+        (`serve.audit.incident_key`), unique."""
         json_input.check(data)
         source_name = safe_name(source_name)
-        verdict, _ = judge_dict(data, source_name or "situation", ifab())
+        profile = self.profiles.default if profile is None else profile
+        verdict, _ = judge_dict(data, source_name or "situation", profile)
         stamp = now()
         row = {
             "created_at": stamp,
@@ -61,6 +66,7 @@ class Queue:
             "summary_json": json.dumps(summary(verdict, names_of(data)), ensure_ascii=False),
             "status": verdict["status"],
             "incident_key": key,
+            "profile": profile.name,
         }
         with self.store.write_lock, self.store.engine.begin() as conn:
             new_id = conn.execute(
@@ -122,25 +128,29 @@ class Queue:
         with self.store.engine.connect() as conn:
             rows = conn.execute(query).all()
             disputed = conflicted(conn, [r.id for r in rows if r.n and r.n > 1])
-        return [
-            {
-                "id": r.id,
-                "title": r.title,
-                "source_name": r.source_name,
-                "origin": r.origin,
-                "created_at": r.created_at,
-                "status": r.status,
-                "verdict": json.loads(r.summary_json),
-                "facts_version": r.facts_version,
-                "decided": bool(r.n),
-                "decisions": r.n or 0,
-                "conflict": r.id in disputed,
-                "last_decision": None
-                if not r.n
-                else {"outcome": r.outcome, "reviewer": r.reviewer},
-            }
-            for r in rows
-        ]
+        listed = []
+        for r in rows:
+            shown = json.loads(r.summary_json)
+            listed.append(
+                {
+                    "id": r.id,
+                    "title": r.title,
+                    "source_name": r.source_name,
+                    "origin": r.origin,
+                    "created_at": r.created_at,
+                    "status": r.status,
+                    "verdict": shown,
+                    "profile": shown.get("profile"),
+                    "facts_version": r.facts_version,
+                    "decided": bool(r.n),
+                    "decisions": r.n or 0,
+                    "conflict": r.id in disputed,
+                    "last_decision": None
+                    if not r.n
+                    else {"outcome": r.outcome, "reviewer": r.reviewer},
+                }
+            )
+        return listed
 
     def require(self, situation_id: int) -> None:
         """A 404 unless the situation is in the queue."""
@@ -177,6 +187,7 @@ class Queue:
             "facts": facts,
             "changes": describe_changes(data, facts, names),
             "verdict": verdict,
+            "profile": verdict.get("profile"),  # none in a verdict judged before profiles
             "summary": json.loads(row.summary_json),
             "engine_verdict": engine_verdict,
             "engine_summary": summary(engine_verdict, names),

@@ -8,18 +8,19 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from varroom.profiles import ifab
 from varroom.serve import db
 from varroom.serve.errors import ApiError
 from varroom.serve.facts import Facts, FactsError, apply_facts, describe_changes, normalise
 from varroom.serve.service.display import names_of, summary
 from varroom.serve.service.judging import call_of, judge_dict
+from varroom.serve.service.profiles import RoomProfiles
 from varroom.serve.service.store import Store, now
 
 
 class Review:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, profiles: RoomProfiles) -> None:
         self.store = store
+        self.profiles = profiles
 
     def set_facts(
         self, situation_id: int, facts: Facts, expected: int | None = None
@@ -60,8 +61,9 @@ class Review:
     def judge_facts(
         self, row: Any, data: dict[str, Any], facts: Facts, where: str
     ) -> tuple[dict[str, Any], dict[str, Any], bool, float]:
-        """The verdict on the situation with `facts`: (verdict, the facts normalised, whether
-        they differ from the incident's, judge seconds). Nothing is stored."""
+        """The verdict on the situation with `facts`, under the incident's profile: (verdict,
+        the facts normalised, whether they differ from the incident's, judge seconds). Nothing
+        is stored."""
         try:
             normalised = normalise(data, facts, where)
         except FactsError as error:
@@ -70,7 +72,9 @@ class Review:
         if normalised == json.loads(row.facts_json):
             return json.loads(row.verdict_json), normalised, False, time.perf_counter() - start
         verdict, _ = judge_dict(
-            apply_facts(data, normalised), row.source_name or f"situation {row.id}", ifab()
+            apply_facts(data, normalised),
+            row.source_name or f"situation {row.id}",
+            self.profiles.of_incident(row.profile),
         )
         return verdict, normalised, True, time.perf_counter() - start
 

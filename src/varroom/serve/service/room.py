@@ -12,6 +12,7 @@ from varroom.serve.config import Limits
 from varroom.serve.service.audits import Audits
 from varroom.serve.service.decisions import DecisionLog
 from varroom.serve.service.images import Pictures, Renderer
+from varroom.serve.service.profiles import RoomProfiles
 from varroom.serve.service.queue import Queue
 from varroom.serve.service.review import Review
 from varroom.serve.service.store import Store
@@ -21,6 +22,7 @@ from varroom.serve.service.store import Store
 class Room:
     data_dir: Path
     limits: Limits
+    profiles: RoomProfiles
     store: Store
     queue: Queue
     review: Review
@@ -30,21 +32,28 @@ class Room:
 
     @classmethod
     def open(
-        cls, engine: Engine, data_dir: Path, audit_runner: AuditRunner, limits: Limits
+        cls,
+        engine: Engine,
+        data_dir: Path,
+        audit_runner: AuditRunner,
+        limits: Limits,
+        profiles: RoomProfiles,
     ) -> Room:
-        """The services on one database; pictures in `data_dir/images`, uploads in `uploads`.
-        Audits that were under way when the server last stopped are marked failed."""
+        """The services on one database, judging under `profiles`; pictures in
+        `data_dir/images`, uploads in `uploads`. Audits that were under way when the server
+        last stopped are marked failed."""
         store = Store(engine)
-        queue = Queue(store)
-        review = Review(store)
+        queue = Queue(store, profiles)
+        review = Review(store, profiles)
         return cls(
             data_dir=data_dir,
             limits=limits,
+            profiles=profiles,
             store=store,
             queue=queue,
             review=review,
             log=DecisionLog(store, review),
-            pictures=Pictures(store, data_dir / "images", Renderer()),
+            pictures=Pictures(store, data_dir / "images", Renderer(), profiles),
             audits=Audits(store, data_dir / "uploads", audit_runner, queue),
         )
 

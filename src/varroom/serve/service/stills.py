@@ -1,9 +1,10 @@
 """Stills in the review room: a broadcast picture uploaded, marked, judged, decided.
 
 A still is kept as its bytes (0600, named by their SHA-256, in `data_dir/stills`) and a row of
-`stills`. Judging it is the pure `still_verdict` of `varroom still`, on the marks the page sends;
-saving the marks makes (or updates) its incident in the queue, the situation the marks give,
-so that the facts, the picture and the decision log of the room work on it as on any other.
+`stills`. Judging it is `varroom still`'s, on the marks the page sends, under its incident's
+profile (the room's default before it has one); saving the marks makes (or updates) its
+incident in the queue, the situation the marks give, so that the facts, the picture and the
+decision log of the room work on it as on any other.
 Each save is a new `still_marks` row stamped with the facts version it set, and a decision on
 the incident names in `still_decisions` the marks in force at the version it was made at.
 """
@@ -26,7 +27,8 @@ from PIL import Image, UnidentifiedImageError
 
 from varroom.model import measures
 from varroom.output_file import temporary_path
-from varroom.profiles import ifab
+from varroom.profiles import Profile
+from varroom.profiles.judging import judge_still_marks
 from varroom.serve import db
 from varroom.serve.config import PRIVATE_DIR
 from varroom.serve.errors import ApiError, unjudgeable_as_422
@@ -36,12 +38,14 @@ from varroom.serve.service.audits import save_upload
 from varroom.serve.service.decisions import DecisionLog
 from varroom.serve.service.display import names_of, safe_name, summary
 from varroom.serve.service.judging import judge_dict
+from varroom.serve.service.profiles import RoomProfiles
 from varroom.serve.service.queue import Queue
 from varroom.serve.service.review import check_version
 from varroom.serve.service.room import Room
 from varroom.serve.service.store import Store, now
 from varroom.still import pitch_model as pm
-from varroom.still.judge import StillVerdict, still_verdict
+from varroom.still.judge import StillVerdict
+from varroom.still.marks import marks_from_dict
 
 MEDIA_TYPES = {"image/png": ("PNG", ".png"), "image/jpeg": ("JPEG", ".jpg")}
 # A broadcast frame is 1920 x 1080 or 3840 x 2160: far larger is a decompression bomb.
@@ -71,11 +75,12 @@ class Stills:
     folder: Path
     queue: Queue
     log: DecisionLog
+    profiles: RoomProfiles
 
     @classmethod
     def of(cls, room: Room) -> Stills:
         """The stills service on the room's database, its files in `data_dir/stills`."""
-        return cls(room.store, room.data_dir / "stills", room.queue, room.log)
+        return cls(room.store, room.data_dir / "stills", room.queue, room.log, room.profiles)
 
     # -- the picture ------------------------------------------------------------------------
 
@@ -132,17 +137,29 @@ class Stills:
 
     # -- marks, verdict, picture -------------------------------------------------------------
 
-    def judge(self, still_id: int, marks: Any) -> StillVerdict:
-        """The verdict the marks give on this still; a fault is a 422 with its JSON path."""
+    def profile(self, still: StillRow) -> Profile:
+        """What the still is judged under: its incident's profile, or the room's default
+        before it has an incident."""
+        if still.situation_id is None:
+            return self.profiles.default
+        with self.store.engine.connect() as conn:
+            name = self.store.situation_row(conn, still.situation_id).profile
+        return self.profiles.of_incident(name)
+
+    def judge(self, still_id: int, marks: Any) -> tuple[StillVerdict, Profile]:
+        """The verdict the marks give on this still, and the profile it was judged under; a
+        fault is a 422 with its JSON path."""
         row = self.row(still_id)
-        return judged(marks, (row.width, row.height), f"still {still_id}")
+        profile = self.profile(row)
+        return judged(marks, (row.width, row.height), f"still {still_id}", profile), profile
 
     def picture(self, still_id: int, marks: Any) -> bytes:
         """The still with the true offside line drawn (`varroom still --image`), as a PNG."""
         # Imported here: matplotlib is loaded only when a picture is asked for.
         from varroom.pictures.still import DPI, draw_still
 
-        figure = draw_still(self.judge(still_id, marks), self.rgb(still_id))
+        result, _ = self.judge(still_id, marks)
+        figure = draw_still(result, self.rgb(still_id))
         out = io.BytesIO()
         figure.savefig(out, format="png", dpi=DPI, facecolor=figure.get_facecolor())
         return out.getvalue()
@@ -178,13 +195,15 @@ class Stills:
         Saving sets the situation the marks give, so the facts set on the old one start again.
         """
         still = self.row(still_id)
-        result = judged(marks, (still.width, still.height), f"still {still_id}")
+        # The incident's profile, or the default it is queued under: the same for both below.
+        profile = self.profile(still)
+        result = judged(marks, (still.width, still.height), f"still {still_id}", profile)
         data = result.situation_json
         if still.situation_id is None:
             if expected not in (None, 0):
                 raise ApiError(409, "this still has no incident yet", "header:If-Match")
             name = still.source_name or f"still {still_id}"
-            situation_id = self.queue.add(data, name, origin="still")["id"]
+            situation_id = self.queue.add(data, name, origin="still", profile=profile)["id"]
             with self.store.write_lock, self.store.engine.begin() as conn:
                 taken = conn.execute(
                     sa.update(db.stills)
@@ -197,7 +216,7 @@ class Stills:
                 return self.detail(still_id)
             # Another reviewer saved first: their incident is the still's; update it.
             still = self.row(still_id)
-        verdict, _ = judge_dict(data, f"still {still_id}", ifab())
+        verdict, _ = judge_dict(data, f"still {still_id}", profile)
         with self.store.write_lock, self.store.engine.begin() as conn:
             assert still.situation_id is not None
             row = self.store.situation_row(conn, still.situation_id)
@@ -341,16 +360,17 @@ class Stills:
         return out
 
 
-def judged(marks: Any, size: tuple[int, int], source: str) -> StillVerdict:
-    """`still_verdict`, its faults as 422s with the JSON path of the mark to correct."""
+def judged(marks: Any, size: tuple[int, int], source: str, profile: Profile) -> StillVerdict:
+    """The marks read and judged under `profile`, as `varroom still` judges them; their faults
+    as 422s with the JSON path of the mark to correct."""
     with unjudgeable_as_422("these marks could not be judged", source):
-        verdict = still_verdict(marks, size, source=source)
+        verdict = judge_still_marks(marks_from_dict(marks, size, source), profile)
     return verdict
 
 
-def verdict_out(result: StillVerdict) -> dict[str, Any]:
+def verdict_out(result: StillVerdict, profile: Profile) -> dict[str, Any]:
     """What `varroom still --json` prints, with each mark's point on the pitch and a summary."""
-    verdict = result.to_dict()
+    verdict = {**result.to_dict(), "profile": profile.stamp()}
     return {
         **verdict,
         "summary": summary(verdict, names_of(result.situation_json)),

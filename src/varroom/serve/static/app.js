@@ -454,6 +454,10 @@ function renderVerdict() {
     v.kind === "penalty_kick" ? [v.law ? `Law ${v.law}` : null, v.restart_team ? `restart: ${v.restart_team}` : null].filter(Boolean).join(" \u00b7 ")
     : v.kind === "ball_line" ? [v.law ? `Law ${v.law}` : null, v.on_field_decision ? `on-field: ${PARTS(v.on_field_decision)}` : null].filter(Boolean).join(" \u00b7 ")
     : law;
+  // The profile the verdict was judged under (none for one judged before profiles); its hash on hover.
+  const profile = v.profile;
+  $("verdict-profile").textContent = profile ? `Profile: ${profile.name}` : "";
+  $("verdict-profile").title = profile ? `sha256 ${profile.sha256}` : "";
   $("reason").textContent = v.reason;
   const audit = d.meta && d.meta.audit;
   const auditNote = $("audit-note");
