@@ -251,7 +251,7 @@ def test_varroom_audit_prints_and_reports_them(
 def test_a_season_has_a_row_for_every_penalty_and_ball_line(audited: Audited) -> None:
     from varroom.season.manifest import MatchEntry
     from varroom.season.report import season_html
-    from varroom.season.work import incident_rows
+    from varroom.season.work import incident_rows, settings_json
 
     entry = MatchEntry("m1", "tracab", (), None, competition="Test League")
     rows = incident_rows(entry, "key", audited.planted.match, audited.audit)
@@ -269,7 +269,12 @@ def test_a_season_has_a_row_for_every_penalty_and_ball_line(audited: Audited) ->
     for row, line in zip(lines, audited.audit.ball_lines, strict=True):
         assert (row["status"], row["decision"]) == (line.what.value, line.verdict.decision.value)
         assert row["margin_m"] == line.verdict.margin_m
-    matches = [{"match_id": "m1", "state": "ok", "competition": "Test League", "referee": "R"}]
+    profile = ifab()
+    matches = [
+        {"match_id": "m1", "state": "ok", "competition": "Test League", "referee": "R",
+         "profile": profile.name, "profile_sha256": profile.sha256,
+         "settings": settings_json(profile)}
+    ]  # fmt: skip
     page = season_html(matches, rows)
     counts = (
         len(kicks),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import jsonschema_rs
 import pytest
 
 from test_live_follow import assert_same_laws
@@ -19,6 +20,7 @@ from varroom.formats.penalty_json import penalty_kick_from_dict
 from varroom.live.follower import LiveFollower
 from varroom.live.laws import RESUME_S, LawAlert
 from varroom.live.stream import Header, match_items
+from varroom.schemas import schema
 from varroom.synthetic.match import SyntheticConfig, synthetic_match
 
 PERIOD_S = 600.0  # room for one penalty kick and one ball-line scene of each kind
@@ -79,10 +81,13 @@ def test_alerts_come_when_decidable_and_once(
 def test_an_alert_carries_the_kick_or_ball_line_the_room_judges(
     followed: tuple[Audit, list[LawAlert], LiveFollower],
 ) -> None:
-    _, alerts, _ = followed
+    _, alerts, follower = followed
+    check = jsonschema_rs.validator_for(schema("alert"))
     for alert in alerts:
-        line = json.loads(json.dumps(alert.to_dict(alert.incident.case_file()), allow_nan=False))
+        line = json.loads(json.dumps(alert.to_dict(alert.upload(follower.header)), allow_nan=False))
         assert line["kind"] == "alert" and line["decision"] == alert.decision
+        assert [e.message for e in check.iter_errors(line)] == []
+        assert not check.is_valid({**line, "verdikt": line["verdict"]})
         if alert.decision != "penalty":
             assert line["verdict"]["kind"] == "ball_line"
             assert (

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import jsonschema_rs
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -41,6 +42,7 @@ from varroom.match.tracking import (
     MatchEvent,
     MatchTracking,
 )
+from varroom.schemas import schema
 from varroom.synthetic.ball_lines import BallLinePlant
 from varroom.synthetic.match import SyntheticConfig, synthetic_match
 
@@ -193,8 +195,10 @@ def test_replay_into_live_gives_the_audits_offences(
     for alert in lines:
         assert alert["kind"] == "alert"
         assert alert["compute_ms"] > 0 and alert["detected_after_s"] > 0
+    check = jsonschema_rs.validator_for(schema("alert"))
     for alert in alerts:
         assert alert["situation"]["touches"][-1]["player"] == alert["offender"]
+        assert [e.message for e in check.iter_errors(alert)] == []
     said = runner.invoke(cli, ["live"], input=replayed.stdout)
     offside = [line for line in said.stdout.splitlines() if " offside: " in line]
     assert len(said.stdout.splitlines()) == len(lines)

@@ -383,7 +383,7 @@ def test_compare_refuses_fewer_than_two_or_an_unknown_profile(
 # -- still ---------------------------------------------------------------------------------
 
 
-def test_still_judges_under_the_profile_and_records_it(run_cli: Any) -> None:
+def test_still_judges_under_the_profile_and_records_it(run_cli: Any, tmp_path: Path) -> None:
     still = EXAMPLES / "still" / "offside-by-20cm.png"
     marks = EXAMPLES / "still" / "offside-by-20cm.marks.json"
     answers = {}
@@ -395,3 +395,15 @@ def test_still_judges_under_the_profile_and_records_it(run_cli: Any) -> None:
     assert answers["tolerance-5cm"]["policy"] == "tolerance:5cm"
     assert answers["ifab"]["policy"] == "ifab"
     assert load_profile("tolerance-5cm") is builtin_profile("tolerance-5cm")
+    # A tolerance beyond the measured margin: no offence, under that profile only.
+    margin_m = answers["ifab"]["margin_m"]
+    assert answers["ifab"]["status"] == "offence" and margin_m > 0
+    path = tmp_path / "wide.toml"
+    path.write_text(
+        'name = "wide"\nversion = "1"\nsource = "a test"\n'
+        f'[offside]\npolicy = "tolerance:{round(margin_m * 100 + 5)}cm"\n'
+    )
+    result = run_cli("still", str(still), "--marks", str(marks), "--profile", str(path), "--json")
+    assert result.exit_code == 0, result.output
+    wide = json.loads(result.stdout)
+    assert wide["status"] == "no_offence" and wide["profile"]["name"] == "wide"

@@ -40,6 +40,7 @@ def test_each_schema_is_a_valid_draft_2020_12_schema(kind: str) -> None:
     document = schema(kind)
     assert document["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     assert document["$id"].endswith(f"/{kind}.json")
+    assert isinstance(document["version"], str) and document["version"]
     jsonschema_rs.Draft202012Validator(document)  # raises on an invalid schema
 
 
@@ -126,7 +127,7 @@ def test_an_unknown_kind_is_one_line_with_the_kinds() -> None:
     assert result.exit_code == 2
     assert result.stderr.strip() == (
         "varroom: KIND situaton: no such kind (did you mean 'situation'?); "
-        "the kinds are situation, penalty_kick, ball_line, still_marks, frames, profile, verdict"
+        "the kinds are situation, penalty_kick, ball_line, still_marks, frames, alert, profile, verdict"
     )
 
 
@@ -168,3 +169,9 @@ def test_what_check_json_prints_validates(path: Path) -> None:
                for k, v in printed.items()}  # fmt: skip
     assert not check.is_valid(renamed)
     assert not check.is_valid({**printed, "law": 11})
+    # Nested records too: the settings it was judged under, the profile.
+    if "settings" in printed:
+        first = next(iter(printed["settings"]))
+        slipped = {k + "x" if k == first else k: v for k, v in printed["settings"].items()}
+        assert not check.is_valid({**printed, "settings": slipped})
+    assert not check.is_valid({**printed, "profile": {"name": "ifab", "sha256": "beef"}})

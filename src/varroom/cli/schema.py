@@ -14,7 +14,8 @@ from varroom.formats.json_fields import did_you_mean
 @click.argument("kind")
 def schema(kind: str) -> None:
     """Print the JSON Schema (draft 2020-12) of KIND: situation, penalty_kick, ball_line,
-    still_marks (as the files name their kind), frames (one line of a frame stream), profile (a
+    still_marks (as the files name their kind), frames (one line of a frame stream), alert (one
+    line of `varroom live --json`), profile (a
     competition profile, TOML) or verdict (what `varroom check --json` prints)."""
     from varroom.schemas import SCHEMAS
 

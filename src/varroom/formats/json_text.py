@@ -12,14 +12,19 @@ from varroom.errors import InputError
 
 def read_json(path: str | Path) -> Any:
     """The parsed JSON of a file: unreadable, not UTF-8 or not JSON is an `InputError`."""
+    return decode_json(read_text(path, "JSON"), str(path))
+
+
+def read_text(path: str | Path, what: str) -> str:
+    """A text file of a format (`what`: "JSON", "TOML"), whole: unreadable or not UTF-8 is an
+    `InputError` naming the file."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except OSError as exc:
         raise InputError(path, "", f"cannot read the file: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
-        raise InputError(path, "$", "not JSON (not UTF-8 text)") from None
-    return decode_json(text, str(path))
+        raise InputError(path, "$", f"not {what} (not UTF-8 text)") from None
 
 
 class JsonObject(dict[str, Any]):

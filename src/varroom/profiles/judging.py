@@ -7,7 +7,8 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
-from varroom.engine.policy import Policy
+from varroom.engine.policy import Policy, PolicyError
+from varroom.errors import OptionError
 from varroom.profiles.profile import Profile
 
 if TYPE_CHECKING:
@@ -50,7 +51,11 @@ def with_policy(profile: Profile, policy_text: str | None) -> Profile:
     records what it was judged under, never the profile's name for other settings."""
     if policy_text is None:
         return profile
-    policy = Policy.parse(policy_text)
+    try:
+        policy = Policy.parse(policy_text)
+    except PolicyError as error:
+        said = str(error).split(": ", 1)[1]  # the text is named by the option already
+        raise OptionError("--policy", policy_text, f"unknown policy: {said}") from None
     if policy == profile.policy:
         return profile
     return dataclasses.replace(profile, name=f"{profile.name}+{policy}", policy=policy)

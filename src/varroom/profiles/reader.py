@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 from varroom.engine.policy import Policy, PolicyError
 from varroom.errors import InputError
 from varroom.formats.json_fields import JsonReader, did_you_mean
+from varroom.formats.json_text import read_text
 from varroom.model.ball_line import BallTrackingSource
 from varroom.model.noise import NoiseModel, TrackingSource
 from varroom.model.noise_defaults import STATED_NOISE, NoiseDefaults
@@ -43,13 +44,7 @@ def profile_from_text(text: str, source: str) -> Profile:
 
 
 def read_profile_file(path: Path) -> Profile:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise InputError(path, "", f"cannot read the file: {error.strerror or error}") from None
-    except UnicodeDecodeError:
-        raise InputError(path, "$", "not TOML (not UTF-8 text)") from None
-    return profile_from_text(text, str(path))
+    return profile_from_text(read_text(path, "TOML"), str(path))
 
 
 class _ProfileReader(JsonReader):

@@ -15,9 +15,17 @@ from enum import Enum
 from typing import Any
 
 from varroom.formats import ball_line_json, penalty_json, situation_json
+from varroom.live.stream import VERSION as STREAM_VERSION
 from varroom.model.ball_line import BallLineCall, BallTrackingSource, ContactKind
 from varroom.model.noise import TrackingSource
-from varroom.model.penalty import DoubleTouch, KickResult, PenaltyCall, PenaltyFacts
+from varroom.model.penalty import (
+    DoubleTouch,
+    KickResult,
+    PenaltyCall,
+    PenaltyFacts,
+    PenaltySettings,
+)
+from varroom.model.settings import LawSettings
 from varroom.model.situation import (
     Action,
     BodyPart,
@@ -362,6 +370,7 @@ def verdict() -> Schema:
             "confidence_class": {"anyOf": [_enum(ConfidenceClass), {"type": "null"}]},
             "announcement": {"type": "string"},
             "assumed": {"type": "array", "items": {"type": "string"}},
+            "settings": _settings(LawSettings()),
         },
         required=("offence", "status", "reason", "law"),
     )
@@ -377,6 +386,7 @@ def verdict() -> Schema:
             "restart_team": text_or_null,
             "announcement": {"type": "string"},
             "offences": {"type": "array", "items": {"type": "object"}},
+            "settings": _settings(PenaltySettings()),
         },
         required=("kind", "decision", "status", "reason"),
     )
@@ -426,25 +436,82 @@ BALL_LINE_VERDICT_KEYS = (
 )
 
 
+def _settings(default: LawSettings | PenaltySettings) -> Schema:
+    """A settings type's fields as a verdict and a profile write them: an enum by its value, a
+    distance in metres."""
+    keys = tuple(default.__slots__)
+    return _object(
+        keys,
+        {
+            key: _enum(type(getattr(default, key)))
+            if isinstance(getattr(default, key), Enum)
+            else NON_NEGATIVE
+            for key in keys
+        },
+        required=keys,
+    )
+
+
+def alert() -> Schema:
+    """One line `varroom live --json` writes: an offside alert with its situation, or a penalty
+    kick's or a ball line's with its verdict and its file (docs/formats/frames.md)."""
+
+    def embedded(schema: Schema) -> Schema:
+        return {k: v for k, v in schema.items() if k not in ("$schema", "$id", "title", "version")}
+
+    stamp = embedded(verdict())["oneOf"][0]["properties"]["profile"]
+    when = {
+        "kind": {"const": "alert"},
+        "period": {"type": "integer", "minimum": 1},
+        "t": NUMBER,
+        "detected_after_s": NON_NEGATIVE,
+        "compute_ms": NON_NEGATIVE,
+        "profile": stamp,
+    }
+    number_or_null: Schema = {"anyOf": [NUMBER, {"type": "null"}]}
+    offside = {
+        **when,
+        "decision": {"const": "offside"},
+        "offender": TEXT,
+        "margin_m": number_or_null,
+        "probability": number_or_null,
+        "judged_t": NUMBER,
+        "passer": {"anyOf": [TEXT, {"type": "null"}]},
+        "situation": embedded(situation()),
+    }
+    penalty = {
+        **when,
+        "decision": {"const": "penalty"},
+        "kicker": TEXT,
+        "found_by": {"enum": ["event", "tracking"]},
+        "verdict": embedded(verdict()),
+        "penalty_kick": embedded(penalty_kick()),
+    }
+    ball = {
+        **when,
+        "decision": {"enum": ["ball_out", "goal_line"]},
+        "between_frames": {"type": "boolean"},
+        "out_before_goal_t": number_or_null,
+        "verdict": embedded(verdict()),
+        "ball_line": embedded(ball_line()),
+    }
+    return _titled(
+        {
+            "oneOf": [
+                _object(tuple(keys), keys, required=tuple(k for k in keys if k != "profile"))
+                for keys in (offside, penalty, ball)
+            ]
+        },
+        "alert",
+        "One alert line of varroom live --json",
+    )
+
+
 def profile() -> Schema:
     """A competition profile (TOML, read as its JSON equivalent): every setting's key and
     closed list from the settings types themselves."""
-    from varroom.model.penalty import PenaltySettings
-    from varroom.model.settings import LawSettings
     from varroom.profiles import reader
     from varroom.profiles.profile import NOISE_FIGURES
-
-    def settings(default: LawSettings | PenaltySettings) -> Schema:
-        keys = tuple(default.__slots__)
-        return _object(
-            keys,
-            {
-                key: _enum(type(getattr(default, key)))
-                if isinstance(getattr(default, key), Enum)
-                else NON_NEGATIVE
-                for key in keys
-            },
-        )
 
     figures = (*NOISE_FIGURES, reader.TIMING)
     tracking = _object(
@@ -464,8 +531,8 @@ def profile() -> Schema:
                 "version": TEXT,
                 "source": TEXT,
                 "offside": _object(reader.OFFSIDE_KEYS, {"policy": policy}),
-                "law": settings(LawSettings()),
-                "penalty_kick": settings(PenaltySettings()),
+                "law": _settings(LawSettings()),
+                "penalty_kick": _settings(PenaltySettings()),
                 "noise": _object(
                     (*sources, reader.BALL_LINE),
                     {
@@ -483,8 +550,24 @@ def profile() -> Schema:
     )
 
 
+# Each format's version, as its files state it where they do (a situation's `version`, the
+# frame stream header's); the schema says which it describes (an annotation: validators
+# ignore it). A situation's schema reads 1.0 to 1.2, as the reader does.
+FORMAT_VERSIONS = {
+    "situation": situation_json.WRITTEN_VERSION,
+    "frames": str(STREAM_VERSION),
+    "alert": str(STREAM_VERSION),
+}
+
+
 def _titled(schema: Schema, kind: str, title: str) -> Schema:
-    return {"$schema": DRAFT, "$id": f"{BASE}/{kind}.json", "title": title, **schema}
+    return {
+        "$schema": DRAFT,
+        "$id": f"{BASE}/{kind}.json",
+        "title": title,
+        "version": FORMAT_VERSIONS.get(kind, "1"),
+        **schema,
+    }
 
 
 # `varroom schema KIND`: KIND as the files name it.
@@ -494,6 +577,7 @@ SCHEMAS = {
     "ball_line": ball_line,
     "still_marks": still_marks,
     "frames": frames,
+    "alert": alert,
     "profile": profile,
     "verdict": verdict,
 }
