@@ -257,3 +257,38 @@ def test_a_file_before_1_2_keeps_its_default_attack():
     written = situation_to_dict(situation_from_dict(GOOD))
     assert written["version"] == "1.2" and "attack" in written
     assert situation_from_dict(written) == situation_from_dict(GOOD)
+
+
+# What the reader refuses that a JSON Schema cannot say: a reference from one part of the file
+# to another (an id, a team), the order of touches, the count of teams, where a player stands.
+SCHEMA_CANNOT_SAY = {
+    "position for an unknown player",
+    "touches out of time order",
+    "one team",
+    "three teams",
+    "unknown toucher",
+    "rebound with a player",
+    "unknown attacking team",
+    "duplicate player",
+    "a player far off the pitch (Kane at x = 500)",
+    "a ball 100 m away",
+    "a body part metres from its player",
+    "a team size for an unknown team",
+    "an interference timed after its touch",
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_each_bad_field_is_refused_by_the_schema_too(name):
+    """Issue 28: the readers and the schema cannot drift. Every case above the schema can
+    state is refused by it as by the reader, and the ones it cannot are named here."""
+    import jsonschema_rs
+
+    from varroom.schemas import schema
+
+    change, _ = CASES[name]
+    data = [GOOD] if name == "root is a list" else broken(change)
+    valid = jsonschema_rs.validator_for(schema("situation")).is_valid(
+        json.loads(json.dumps(data, allow_nan=True))
+    )
+    assert valid is (name in SCHEMA_CANNOT_SAY)

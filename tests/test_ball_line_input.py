@@ -83,3 +83,29 @@ def test_noise_not_given_is_the_measured_error_of_the_source_named_or_nearest_th
     nearest = ball_line_from_dict(given).noise  # 25 samples a second
     assert nearest.source is BallTrackingSource.OPTICAL_25HZ
     assert nearest.ball_sd_m == BALL_SD_DEFAULTS_M[BallTrackingSource.OPTICAL_25HZ]
+
+
+# What the reader refuses that a JSON Schema cannot say: the order of samples, where the pitch
+# (the file's own) puts its lines.
+SCHEMA_CANNOT_SAY = {
+    "times not increasing",
+    "time going back",
+    "ball 100 m off the pitch",
+    "ball 100 m beyond a touchline",
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_each_bad_field_is_refused_by_the_schema_too(name):
+    """Issue 28: every case above the schema can state is refused by it as by the reader."""
+    import jsonschema_rs
+
+    from varroom.schemas import schema
+
+    change, _ = CASES[name]
+    data = copy.deepcopy(GOOD)
+    change(data)
+    check = jsonschema_rs.validator_for(schema("ball_line"))
+    assert check.is_valid(json.loads(json.dumps(data, allow_nan=True))) is (
+        name in SCHEMA_CANNOT_SAY
+    )

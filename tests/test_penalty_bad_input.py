@@ -84,3 +84,25 @@ def test_check_prints_one_line_and_exits_2(case: str, runner: Any, write_json: A
 def test_the_good_file_is_good() -> None:
     kick = penalty_kick_from_dict(GOOD)
     assert kick.kicker == "hale" and kick.facts.encroacher_involved == {"reyes"}
+
+
+# What the reader refuses that a JSON Schema cannot say: a reference to a player, his team.
+SCHEMA_CANNOT_SAY = {
+    "unknown kicker",
+    "kicker of the other team",
+    "identified kicker of the other team",
+    "position for an unknown player",
+    "unknown encroacher",
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_each_bad_field_is_refused_by_the_schema_too(case: str) -> None:
+    """Issue 28: every case above the schema can state is refused by it as by the reader."""
+    import jsonschema_rs
+
+    from varroom.schemas import schema
+
+    change, _ = CASES[case]
+    check = jsonschema_rs.validator_for(schema("penalty_kick"))
+    assert check.is_valid(broken(change)) is (case in SCHEMA_CANNOT_SAY)

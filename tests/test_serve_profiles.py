@@ -189,5 +189,5 @@ def test_serve_with_an_unknown_profile_is_one_line_and_exit_2(tmp_path: Path) ->
     )
     assert result.exit_code == 2
     (line,) = result.output.strip().splitlines()
-    assert line.startswith("varroom: nosuch: no such profile")
+    assert line.startswith("varroom: --profile nosuch: no such profile")
     assert not (tmp_path / "d").exists()

@@ -11,13 +11,20 @@ from typing import Any
 import click
 
 from varroom.cli import collector
-from varroom.cli.options import FILE, json_option, output_option, policy_option, profile_option
+from varroom.cli.options import (
+    FILE,
+    json_option,
+    output_option,
+    policy_option,
+    profile_named,
+    profile_option,
+)
 from varroom.errors import InputError, OptionError
 from varroom.formats.json_text import read_json
 from varroom.formats.load import kind_of_file
 from varroom.kinds import SITUATION
 from varroom.output_file import CLIP_SUFFIXES, FIGURE_SUFFIXES, HTML_SUFFIXES
-from varroom.profiles import Profile, load_profile
+from varroom.profiles import Profile
 from varroom.profiles.judging import with_policy
 
 # Each picture `check` can write: its help and the suffixes it can be written as. The kind of
@@ -84,7 +91,7 @@ def check(
             names = [name.strip() for name in compare_text.split(",")]
             if len(names) < 2 or not all(names):
                 raise OptionError("--compare", compare_text, "name two profiles or more, by commas")
-            profiles = [load_profile(name) for name in names]
+            profiles = [profile_named("--compare", name) for name in names]
             compare(file, profiles, as_json, asked)
         else:
             _check(file, as_json, profile, asked)

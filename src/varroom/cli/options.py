@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import click
 
-from varroom.errors import OptionError
+from varroom.errors import InputError, OptionError
+
+if TYPE_CHECKING:
+    from varroom.profiles import Profile
 
 Command = TypeVar("Command", bound=Callable[..., None])
 
@@ -22,9 +25,7 @@ def profile_option(command: Command) -> Command:
     resolved before anything is read: a bad one is refused first)."""
 
     def resolved(context: click.Context, parameter: click.Parameter, value: str) -> object:
-        from varroom.profiles import load_profile
-
-        return load_profile(value)
+        return profile_named("--profile", value)
 
     return click.option(
         "--profile",
@@ -36,6 +37,19 @@ def profile_option(command: Command) -> Command:
         help="The competition profile to judge under: a built-in one (`varroom profiles list`) "
         "or a profile file (docs/formats/profile.md).",
     )(command)
+
+
+def profile_named(flag: str, value: str) -> Profile:
+    """The profile an option names; one it cannot find is a fault of the option, one that is
+    wrong inside a fault of its file (naming the key)."""
+    from varroom.profiles import load_profile
+
+    try:
+        return load_profile(value)
+    except InputError as error:
+        if error.where:
+            raise
+        raise OptionError(flag, value, error.problem) from None
 
 
 def policy_option(command: Command) -> Command:

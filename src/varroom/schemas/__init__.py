@@ -203,7 +203,16 @@ def penalty_kick() -> Schema:
 
 def ball_line() -> Schema:
     """A ball line (docs/formats/ball-line.md)."""
-    sample = {"type": "array", "items": NUMBER, "minItems": 4, "maxItems": 4}
+    low_m, high_m = ball_line_json.HEIGHT_LIMIT_M
+    # [t, x, y, z]: the height has bounds of its own; x and y have the pitch's, which the
+    # schema cannot read off the file.
+    height = {"type": "number", "minimum": low_m, "maximum": high_m}
+    sample = {
+        "type": "array",
+        "prefixItems": [NUMBER, NUMBER, NUMBER, height],
+        "items": False,
+        "minItems": 4,
+    }
     root = _object(
         ball_line_json.ROOT_KEYS,
         {
