@@ -367,11 +367,14 @@ def verdict() -> Schema:
         "reason": {"type": "string"},
         "law": {"type": "string"},
     }
-    offside = _object(
+
+    def kind_of_verdict(keys: tuple[str, ...], own: Schema, required: tuple[str, ...]) -> Schema:
+        """One kind's verdict: its keys, those every kind has, and its own described."""
+        return _object(keys, {**dict.fromkeys(keys, anything), **common, **own}, required)
+
+    offside = kind_of_verdict(
         SITUATION_VERDICT_KEYS,
         {
-            **{key: anything for key in SITUATION_VERDICT_KEYS},
-            **common,
             "offence": {"type": "boolean"},
             "status": _enum(Status),
             "margin_m": number_or_null,
@@ -383,11 +386,9 @@ def verdict() -> Schema:
         },
         required=("offence", "status", "reason", "law"),
     )
-    penalty = _object(
+    penalty = kind_of_verdict(
         PENALTY_VERDICT_KEYS,
         {
-            **{key: anything for key in PENALTY_VERDICT_KEYS},
-            **common,
             "kind": {"const": penalty_json.KIND},
             "decision": _enum(Decision),
             "status": _enum(Decision),
@@ -399,11 +400,9 @@ def verdict() -> Schema:
         },
         required=("kind", "decision", "status", "reason"),
     )
-    ball = _object(
+    ball = kind_of_verdict(
         BALL_LINE_VERDICT_KEYS,
         {
-            **{key: anything for key in BALL_LINE_VERDICT_KEYS},
-            **common,
             "kind": {"const": ball_line_json.KIND},
             "decision": _enum(BallLineDecision),
             "status": _enum(BallLineDecision),
