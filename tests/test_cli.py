@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from conftest import EXAMPLES
 
 KANE = EXAMPLES / "tottenham-sporting-2022-kane.json"
@@ -78,3 +80,14 @@ def test_broadcast_without_a_camera_is_a_clean_input_error(run_cli, tmp_path):
         "$.camera: missing: --broadcast needs a camera (docs/pictures.md)"
     )
     assert not (tmp_path / "b.png").exists()
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.json")), ids=lambda path: path.stem)
+def test_check_says_too_close_to_call_exactly_when_the_interval_holds_level(run_cli, path):
+    judged = json.loads(run_cli("check", str(path), "--json").stdout)
+    interval = judged["margin_ci_m"]
+    close = (interval is not None and interval[0] < 0 < interval[1]) or (
+        judged["confidence_class"] == "too_close_to_call"
+    )
+    said = " ".join(run_cli("check", str(path)).stdout.split())
+    assert ("Too close to call" in said) is close

@@ -169,3 +169,16 @@ def test_the_situation_it_prints_gets_the_same_verdict_from_check(run_cli, tmp_p
     checked = json.loads(run_cli("check", str(situation), "--json").output)
     for key in ("offence", "margin_m", "margin_se_m", "probability", "line", "reason"):
         assert checked[key] == out[key], key
+
+
+@pytest.mark.parametrize("name", ["offside-by-20cm", "onside-by-15cm", "line-set-by-the-ball"])
+def test_a_call_whose_interval_holds_level_is_said_to_be_too_close_to_call(run_cli, name):
+    """Issue 29: the words follow the interval, never the point estimate alone."""
+    args = [str(EXAMPLES / f"{name}.png"), "--marks", str(EXAMPLES / f"{name}.marks.json")]
+    judged = json.loads(run_cli("still", *args, "--json").stdout)
+    low_m, high_m = judged["margin_ci_m"]
+    close = low_m < 0 < high_m or judged["confidence_class"] == "too_close_to_call"
+    said = " ".join(run_cli("still", *args).stdout.split())
+    assert ("Too close to call" in said) is close
+    if close:
+        assert f"decided by the {judged['policy']} rule" in said

@@ -79,11 +79,13 @@ def headline(result: StillVerdict) -> str:
 def print_still(marks: StillMarks, result: StillVerdict) -> None:
     """The still's verdict for a person at a terminal, and the camera it rests on."""
     from varroom.cli.terminal import print_verdict
+    from varroom.still.calibrate import Method
 
     print_verdict(result.situation, result.verdict)
     calibration = result.calibration
+    fitted = "a full camera" if calibration.method is Method.CAMERA else "the ground's homography"
     click.echo(
-        f"Camera: {calibration.method.value} from {len(calibration.residuals_px)} landmarks, "
+        f"Camera: {fitted}, fitted to {len(calibration.residuals_px)} landmarks, "
         f"reprojection {calibration.reprojection_px:.1f} px RMS."
     )
 

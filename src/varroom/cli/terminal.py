@@ -6,6 +6,8 @@ from rich.console import Console
 from rich.panel import Panel
 
 from varroom.engine.explain import distance
+from varroom.engine.policy import Policy
+from varroom.engine.uncertainty import ConfidenceClass
 from varroom.engine.verdict import Status, Verdict
 from varroom.model.situation import Situation
 
@@ -21,6 +23,27 @@ def headline(verdict: Verdict) -> str:
     return _TITLE[verdict.status][0]
 
 
+def too_close_to_call(verdict: Verdict) -> str | None:
+    """The line that says a call is too close to call, when it is: the 95% interval of the
+    margin holds level (or P says so), and the competition's rule, not the measurement,
+    decided it."""
+    spread = verdict.uncertainty
+    if spread is None:
+        return None
+    low_m, high_m = spread.margin_ci_m
+    if not (low_m < 0 < high_m or spread.confidence_class is ConfidenceClass.TOO_CLOSE_TO_CALL):
+        return None
+    return (
+        f"Too close to call: the 95% interval, {_signed(low_m)} to {_signed(high_m)}, holds "
+        f"level (P(offside position) {spread.probability:.0%}); decided by the {verdict.policy} "
+        f"rule: {Policy.parse(verdict.policy).rule}."
+    )
+
+
+def _signed(margin_m: float) -> str:
+    return ("+" if margin_m > 0 else "-" if margin_m < 0 else "") + distance(margin_m)
+
+
 def print_verdict(situation: Situation, verdict: Verdict, console: Console | None = None) -> None:
     console = console or Console()
     title, style = _TITLE[verdict.status]
@@ -32,6 +55,8 @@ def print_verdict(situation: Situation, verdict: Verdict, console: Console | Non
         )
         label = situation.players[who].label if who else "?"
         lines.append(f"Margin: {label} {distance(verdict.margin_m)} {side} the line.")
+    if (close := too_close_to_call(verdict)) is not None:
+        lines.append(close)
     if situation.on_field_decision:
         lines.append(f"On-field decision: {situation.on_field_decision}.")
     console.print(Panel("\n".join(lines), title=f"[{style}] {title} [/]", title_align="left"))

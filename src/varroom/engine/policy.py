@@ -59,6 +59,22 @@ class Policy:
             return f"confidence:{self.confidence:g}"
         return str(self.kind.value)
 
+    @property
+    def rule(self) -> str:
+        """What the policy does with a tight call, in a viewer's words."""
+        if self.kind is PolicyKind.TOLERANCE:
+            return (
+                f"offside only beyond the line by more than {round(self.tolerance_m * 100, 1):g} cm"
+            )
+        if self.kind is PolicyKind.DAYLIGHT:
+            return "offside only with daylight between the attacker and the line"
+        if self.kind is PolicyKind.CONFIDENCE:
+            return (
+                f"offside only when {self.confidence:.0%} sure, onside when as sure; "
+                "between them the on-field call stands"
+            )
+        return "the measured position decides, level is onside"
+
     def offside(
         self, judged: PlayerJudgement, probability: Callable[[], float], on_field_offside: bool
     ) -> bool:
