@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -91,3 +92,21 @@ def test_check_says_too_close_to_call_exactly_when_the_interval_holds_level(run_
     )
     said = " ".join(run_cli("check", str(path)).stdout.split())
     assert ("Too close to call" in said) is close
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted(
+        [
+            *EXAMPLES.glob("*.json"),
+            *EXAMPLES.glob("penalty/*.json"),
+            *EXAMPLES.glob("ball-line/*.json"),
+        ]
+    ),
+    ids=lambda path: f"{path.parent.name}/{path.stem}",
+)
+def test_what_a_person_reads_has_no_closed_list_value_in_it(run_cli, path):
+    """Issue 27: "Offence: goalkeeper_off_line", "On-field decision: out_of_play." are the
+    JSON's words; a person reads them as words."""
+    said = run_cli("check", str(path)).stdout
+    assert re.findall(r"\b[a-z]+_[a-z_+-]+\b", said) == []

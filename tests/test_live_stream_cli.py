@@ -169,7 +169,7 @@ def test_invalid_lines_are_reported_with_their_number_and_skipped(runner: CliRun
     assert "$.players.zz: not a player of the header" in reported[3]
     assert "too large" in reported[8] and "\\ud800" in reported[9]
     assert "skipped 10 invalid lines" in result.stderr
-    assert "1 frames" in result.stderr
+    assert "1 frame," in result.stderr
 
 
 def test_a_stream_without_a_header_is_an_input_error(runner: CliRunner) -> None:
@@ -199,6 +199,9 @@ def test_replay_into_live_gives_the_audits_offences(
     for alert in alerts:
         assert alert["situation"]["touches"][-1]["player"] == alert["offender"]
         assert [e.message for e in check.iter_errors(alert)] == []
+    # The closing count is of every alert printed, each kind (issue 27: "4 alerts" after 15).
+    noun = "alert" if len(lines) == 1 else "alerts"
+    assert f", {len(lines)} {noun};" in result.stderr
     said = runner.invoke(cli, ["live"], input=replayed.stdout)
     offside = [line for line in said.stdout.splitlines() if " offside: " in line]
     assert len(said.stdout.splitlines()) == len(lines)

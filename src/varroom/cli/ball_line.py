@@ -7,6 +7,7 @@ from rich.panel import Panel
 
 from varroom.engine.ball_line_explain import chance, millimetres
 from varroom.engine.ball_line_verdict import BallLineVerdict
+from varroom.engine.explain import in_words
 from varroom.model.ball_line import BallLineCase, BallLineDecision
 
 _TITLE = {
@@ -30,13 +31,13 @@ def print_ball_line_verdict(
     lines = [
         v.reason,
         "",
-        f"Line: {v.nearest_line.value}",
+        f"Line: {v.nearest_line.words}",
         f"Margin: {'+' if v.margin_m >= 0 else '-'}{millimetres(v.margin_m)}",
         f"Crossed at: {crossed}",
         f"P(wholly over): {chance(v.probability)}",
     ]
     if v.on_field_decision:
-        lines.append(f"On-field decision: {v.on_field_decision}.")
+        lines.append(f"On-field decision: {in_words(v.on_field_decision)}.")
     (console or Console()).print(
         Panel("\n".join(lines), title=f"[{style}] {title} [/]", title_align="left")
     )

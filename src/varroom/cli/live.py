@@ -7,6 +7,7 @@ import json
 import click
 
 from varroom.cli.options import json_option, profile_option, token_option
+from varroom.engine.explain import counted
 from varroom.errors import InputError
 from varroom.live.feed import follow, source_lines
 from varroom.live.follower import Alert
@@ -62,8 +63,9 @@ def live(
     if counts is None:
         raise InputError(source, "", "no header: nothing to follow")
     click.echo(
-        f"varroom live: {outcome.match}: {counts.frames} frames, {counts.moments} moments of "
-        f"play, {counts.alerts} alerts; dropped {counts.duplicates} duplicate and "
-        f"{counts.late} late frames, skipped {outcome.invalid_lines} invalid lines.",
+        f"varroom live: {outcome.match}: {counted(counts.frames, 'frame')}, "
+        f"{counted(counts.moments, 'moment')} of play, {counted(len(outcome.alerts), 'alert')}; "
+        f"dropped {counted(counts.duplicates, 'duplicate frame')} and "
+        f"{counted(counts.late, 'late frame')}, skipped {counted(outcome.invalid_lines, 'invalid line')}.",
         err=True,
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.panel import Panel
 
-from varroom.engine.explain import distance
+from varroom.engine.explain import distance, in_words
 from varroom.engine.penalty_verdict import PenaltyVerdict
 from varroom.law.penalty import Decision
 from varroom.model.penalty import PenaltyKick
@@ -40,11 +40,11 @@ def print_penalty(
         )
     for offence in verdict.offences:
         margin = "" if offence.measure is None else f" by {distance(offence.measure.margin_m)}"
-        zones = ", ".join(f"{distance(m)} {z.value}" for z, m in offence.zones)
+        zones = ", ".join(f"{distance(m)} {in_words(z)}" for z, m in offence.zones)
         zones = f" ({zones})" if zones else ""
         status = "penalised" if offence.penalised else "not penalised"
         who = kick.players[offence.player].label
-        lines.append(f"Offence: {offence.what.value}, {who}{margin}{zones}: {status}.")
+        lines.append(f"Offence: {in_words(offence.what)}, {who}{margin}{zones}: {status}.")
     if not verdict.offences:
         lines.append("Offences: none.")
     names = [kick.players[p].label for p in verdict.cautions]

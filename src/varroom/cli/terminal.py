@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.panel import Panel
 
-from varroom.engine.explain import distance
+from varroom.engine.explain import distance, in_words
 from varroom.engine.policy import Policy
 from varroom.engine.uncertainty import ConfidenceClass
 from varroom.engine.verdict import Status, Verdict
@@ -58,5 +58,5 @@ def print_verdict(situation: Situation, verdict: Verdict, console: Console | Non
     if (close := too_close_to_call(verdict)) is not None:
         lines.append(close)
     if situation.on_field_decision:
-        lines.append(f"On-field decision: {situation.on_field_decision}.")
+        lines.append(f"On-field decision: {in_words(situation.on_field_decision)}.")
     console.print(Panel("\n".join(lines), title=f"[{style}] {title} [/]", title_align="left"))

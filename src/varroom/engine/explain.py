@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from enum import Enum
 
 from varroom.engine.judgement import Judgement, LineSetter, PlayerJudgement, Reference
 from varroom.engine.policy import Policy, PolicyKind
@@ -63,6 +64,17 @@ def _assumptions(verdict: Verdict) -> str:
         outcome = "an offside offence" if would.status is Status.OFFENCE else "no offence"
         text += f" Were it assumed that {would.assuming} ({would.setting}), it would be {outcome}."
     return text
+
+
+def in_words(value: Enum | str) -> str:
+    """A closed list's value as a person reads it: `goalkeeper_off_line` -> "goalkeeper off
+    line" (the JSON keeps the value itself)."""
+    return str(value.value if isinstance(value, Enum) else value).replace("_", " ")
+
+
+def counted(count: int, one: str, many: str = "") -> str:
+    """A count and its noun, singular or plural as it should be: "1 match", "3 matches"."""
+    return f"{count} {one if count == 1 else many or one + 's'}"
 
 
 def distance(margin_m: float) -> str:

@@ -21,6 +21,7 @@ from typing import Any
 from matplotlib.figure import Figure
 
 from varroom.audit.model import Agreeing
+from varroom.engine.explain import counted
 from varroom.output_file import write_atomically
 from varroom.season import store
 from varroom.season.work import MatchState
@@ -213,7 +214,7 @@ def _profile_groups(matches: Sequence[Row], incidents: Sequence[Row]) -> str:
     for competition, used in sorted(by_competition.items()):
         if len(used) > 1:
             under = ", ".join(
-                f"{html.escape(name)} ({sha[:12]}) in {count} {_plural(count, 'match', 'matches')}"
+                f"{html.escape(name)} ({sha[:12]}) in {counted(count, 'match', 'matches')}"
                 for (name, sha), count in sorted(used.items())
             )
             mixed.append(
@@ -225,10 +226,6 @@ def _profile_groups(matches: Sequence[Row], incidents: Sequence[Row]) -> str:
         "(docs/formats/profile.md).</p><table><tr><th>profile</th><th>sha256</th>"
         f"<th>matches</th><th>offside decisions</th></tr>{body}</table>{''.join(mixed)}"
     )
-
-
-def _plural(count: int, one: str, many: str) -> str:
-    return one if count == 1 else many
 
 
 def _would_differ(matches: Sequence[Row], rows: Sequence[Row]) -> str:
@@ -290,10 +287,9 @@ def _differ_table(name: str, differ: list[tuple[Row, str]]) -> str:
         f"<th>{h}</th>"
         for h in ("match", "when", "offender", "margin", "P(offside)", "as judged", f"under {name}")
     )
-    calls = _plural(len(differ), "call", "calls")
     return (
-        f"<h3 id='differ-{html.escape(name)}'>Under {html.escape(name)}: {len(differ)} {calls} "
-        f"would differ</h3><table><tr>{head}</tr>{''.join(body)}</table>"
+        f"<h3 id='differ-{html.escape(name)}'>Under {html.escape(name)}: "
+        f"{counted(len(differ), 'call')} would differ</h3><table><tr>{head}</tr>{''.join(body)}</table>"
     )
 
 
