@@ -34,7 +34,7 @@ def test_check_prints_decision_offences_cards_and_reason(run_cli: Any, path: Pat
     text = " ".join(" ".join(line.strip("│╭╮╰╯─ ").split()) for line in people.output.splitlines())
     assert TITLE[verdict["decision"]] in text
     for offence in verdict["offences"]:
-        assert f"Offence: {offence['what']}" in text
+        assert f"Offence: {offence['what'].replace('_', ' ')}" in text
         if offence["margin_m"] is not None:
             shown = abs(offence["margin_m"])
             assert (f"{round(shown * 100)} cm" if shown < 1 else f"{shown:.2f} m") in text
