@@ -14,6 +14,7 @@ import pytest
 
 import varroom
 from varroom.cli.main import cli
+from varroom.model.ball_line import Line
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "ball-line"
 
@@ -53,7 +54,7 @@ def test_check_prints_decision_line_margin_crossing_probability_and_reason(name,
     title = {"goal": "GOAL", "in_play": "IN PLAY", "out_of_play": "OUT OF PLAY"}
     text = " ".join(word for word in shown.stdout.split() if word != "│")
     assert title[as_json["decision"]] in text
-    assert f"Line: {as_json['nearest_line']}" in text
+    assert f"Line: {Line(as_json['nearest_line']).words}" in text
     assert "Margin: " in text and "Crossed at: " in text and "P(wholly over): " in text
     assert as_json["reason"].split(":")[0] in text
     assert set(as_json) >= {"decision", "line", "margin_m", "crossed_at_t", "probability"}
