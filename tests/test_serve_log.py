@@ -1,7 +1,8 @@
 """`varroom serve`: the decision log holds against every SQL route on SQLite, and its hash
 chain shows what was changed past the triggers (`varroom verify-log`).
 
-The same routes on PostgreSQL are in test_serve_postgres.py (it starts the cluster)."""
+The same routes on PostgreSQL are in test_serve_postgres.py (it starts the cluster); every
+kind of change past the triggers, on every log table, in test_serve_tamper.py."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from varroom.serve import create_app, db
-from varroom.serve.chain import CHAINED, GENESIS, entry_hash, verify
+from varroom.serve.chain import CHAINED, GENESIS, entry_hash, load_key, verify
 from varroom.serve.verify import LogTampered, verify_log
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -98,9 +99,9 @@ def drop_triggers(path: Path) -> None:
     [
         (
             "UPDATE decisions SET outcome = 'offside' WHERE id = 2",
-            "entry 2 does not match its hash",
+            "decisions row 2: does not match its keyed hash",
         ),
-        ("DELETE FROM decisions WHERE id = 2", "entry 3 does not follow the entry before it"),
+        ("DELETE FROM decisions WHERE id = 2", "decisions row 3: does not follow row 1 before it"),
     ],
     ids=["changed", "removed"],
 )
@@ -126,20 +127,24 @@ def test_verify_log_on_the_command_line(logged: Path) -> None:
     good = subprocess.run(command_line, capture_output=True, text=True, timeout=60)
     newest = rows(logged)[-1][-1]
     assert good.returncode == 0
-    assert good.stdout == f"decision log: 3 entries, hash chain intact; newest hash {newest}\n"
+    assert good.stdout.splitlines() == [
+        f"decision log: 3 entries, hash chain intact; newest hash {newest}",
+        "other log tables, intact: still_marks 0, still_decisions 0, facts_history 1, "
+        "log_acknowledgements 0; checked against 1 checkpoints",
+    ]
     drop_triggers(logged)
     with sqlite3.connect(logged) as conn:
         conn.execute("UPDATE decisions SET note = 'nothing to see' WHERE id = 3")
     bad = subprocess.run(command_line, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 3
     assert bad.stderr.strip().splitlines() == [
-        "varroom: decision log: entry 3 does not match its hash: changed after it was "
-        "written (2 entries before it verify)"
+        "varroom: the log was altered: decisions row 3: does not match its keyed hash: changed "
+        "after it was written, or written without the key"
     ]
 
 
-def test_the_upgrade_chains_a_log_written_before_the_chain(tmp_path: Path) -> None:
-    path = tmp_path / "old.db"
+def _log_before_the_chain(path: Path) -> None:
+    """A database at 0001 with three decisions, as a room wrote it before the chain."""
     engine = db.make_engine(f"sqlite:///{path}")
     with engine.begin() as conn:
         command.upgrade(db.alembic_config(conn), "0001")
@@ -160,11 +165,40 @@ def test_the_upgrade_chains_a_log_written_before_the_chain(tmp_path: Path) -> No
                     f"(1, 't{i}', 'Old', 'offside', 'offside', 'offence', {i}, '{{}}', '{{}}', NULL, 0)"
                 )
             )
-    db.migrate(engine)
     engine.dispose()
-    assert "3 entries, hash chain intact" in verify_log(f"sqlite:///{path}")
+
+
+def test_the_upgrades_chain_a_log_written_before_the_chain_then_key_it(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    _log_before_the_chain(path)
+    key_file = tmp_path / "log.key"
+    key = load_key(key_file, create=True)
+    engine = db.make_engine(f"sqlite:///{path}")
+    db.migrate(engine, key)
+    engine.dispose()
+    said = verify_log(f"sqlite:///{path}", tmp_path, log_key=key_file)
+    assert "3 entries, hash chain intact" in said
+    assert "facts_history 1" in said  # the old situation's state, recorded by the upgrade
     with pytest.raises(sqlite3.DatabaseError, match="append-only"), sqlite3.connect(path) as conn:
         conn.execute("UPDATE decisions SET outcome = 'no_offence'")  # the triggers came back
+
+
+def test_the_upgrade_to_a_keyed_log_stops_on_a_first_chain_that_does_not_verify(
+    tmp_path: Path,
+) -> None:
+    # Chaining such a log again under the key would vouch for the change.
+    path = tmp_path / "old.db"
+    _log_before_the_chain(path)
+    engine = db.make_engine(f"sqlite:///{path}")
+    with engine.begin() as conn:
+        command.upgrade(db.alembic_config(conn), "0005")
+    drop_triggers(path)
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE decisions SET outcome = 'no_offence' WHERE id = 2")
+    with pytest.raises(LogTampered, match="entry 2 does not match its hash") as found:
+        db.migrate(engine, b"k" * 32)
+    engine.dispose()
+    assert found.value.exit_code == 3
 
 
 def test_verify_log_neither_makes_nor_upgrades_a_database(tmp_path: Path) -> None:

@@ -27,8 +27,11 @@ KANE = EXAMPLES / "tottenham-sporting-2022-kane.json"
 
 
 @pytest.fixture(scope="module")
-def postgres_url() -> Iterator[str]:
-    with throwaway_cluster() as cluster:
+def postgres_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    # One database for the module's rooms, each with a data folder of its own: they share the
+    # log's key, as rooms on one database must (docs/review-room.md, What the log proves).
+    with throwaway_cluster() as cluster, pytest.MonkeyPatch.context() as env:
+        env.setenv("VARROOM_LOG_KEY_FILE", str(tmp_path_factory.mktemp("key") / "log.key"))
         yield cluster.url()
 
 

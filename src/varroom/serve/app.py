@@ -18,6 +18,7 @@ from fastapi.staticfiles import StaticFiles
 from varroom.profiles import Profile, ifab
 from varroom.serve import db
 from varroom.serve.audit import AuditRunner, default_audit_runner
+from varroom.serve.chain import key_path, load_key
 from varroom.serve.config import (
     DEFAULT_DATA_DIR,
     LOOPBACK_NAMES,
@@ -25,6 +26,7 @@ from varroom.serve.config import (
     MAX_SITUATION_BYTES,
     PRIVATE_DIR,
     READ_TIMEOUT_S,
+    VERIFY_EVERY_S,
     Limits,
 )
 from varroom.serve.errors import install_handlers
@@ -35,6 +37,8 @@ from varroom.serve.routers.page import STATIC
 from varroom.serve.schemas import ERROR_SCHEMA
 from varroom.serve.service.profiles import RoomProfiles
 from varroom.serve.service.room import Room
+from varroom.serve.service.store import RoomLog
+from varroom.serve.verify import keyed_log_exists
 
 
 def create_app(
@@ -49,6 +53,9 @@ def create_app(
     prewarm_render: bool = False,
     read_timeout_s: float = READ_TIMEOUT_S,
     profile: Profile | None = None,
+    log_key: str | os.PathLike[str] | None = None,
+    checkpoints: str | os.PathLike[str] | None = None,
+    verify_every_s: float = VERIFY_EVERY_S,
 ) -> FastAPI:
     """The review room as an ASGI application.
 
@@ -58,6 +65,11 @@ def create_app(
     (`allowed_hosts` overrides that list). A request body that stalls for `read_timeout_s`
     is answered 408 and dropped. Incidents are judged under `profile` (`ifab` unless given)
     unless their upload names another (`varroom.serve.service.profiles`).
+
+    The log is chained under the key in `log_key` (else $VARROOM_LOG_KEY_FILE, else
+    `data_dir/keys/log.key`, made at the first start), with checkpoints written to
+    `checkpoints` (else `data_dir/checkpoints`); it is checked whole at start and every
+    `verify_every_s` seconds.
     """
     data = Path(data_dir)
     data.mkdir(mode=PRIVATE_DIR, parents=True, exist_ok=True)  # a folder made here: 0700
@@ -65,7 +77,14 @@ def create_app(
     if not ignore.exists():
         ignore.write_text("# varroom serve's data: not for version control\n*\n")
     url = db_url or db.default_url(data)
-    engine, revision = db.open_database(url)
+    engine, revision = db.open_database(url, upgrade=False)
+    key_file = key_path(data, None if log_key is None else Path(log_key))
+    # A key is made only for a log not yet written under one: one made for a keyed log
+    # would find every row changed.
+    key = load_key(key_file, create=not keyed_log_exists(engine, revision))
+    with db.usable(url):
+        revision = db.migrate(engine, key)
+    log = RoomLog(engine, key, data / "checkpoints" if checkpoints is None else Path(checkpoints))
     limits = Limits(
         situation_bytes=max_situation_bytes,
         audit_bytes=max_audit_bytes,
@@ -74,7 +93,7 @@ def create_app(
     profiles = RoomProfiles(ifab() if profile is None else profile)
     # The room's own audits find their incidents as its default profile applies the Laws.
     runner = audit_runner or functools.partial(default_audit_runner, profile=profiles.default)
-    room = Room.open(engine, data, runner, limits, profiles)
+    room = Room.open(engine, data, runner, limits, profiles, log, verify_every_s)
     if allowed_hosts is None and not token:
         allowed_hosts = LOOPBACK_NAMES
     if prewarm_render:

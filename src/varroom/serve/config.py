@@ -15,6 +15,8 @@ PRIVATE_DIR = 0o700
 PRIVATE_FILE = 0o600
 # Longest wait for the next piece of a request body: a stalled client holds nothing longer.
 READ_TIMEOUT_S = 10.0
+# How often the room checks its whole log (between checks, each table's end before each row).
+VERIFY_EVERY_S = 600.0
 # The largest id a path or query may name: beyond it SQLite's and PostgreSQL's integers end.
 MAX_ID = 2**62
 

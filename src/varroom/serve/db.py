@@ -4,9 +4,9 @@ The schema is made by the Alembic scripts in `migrations/` (run by `migrate` at 
 the tables below describe it for queries and must follow those scripts. SQLite (the default,
 one file in the data folder) and PostgreSQL go through the same code.
 
-The decision log is append-only: the code only ever INSERTs into `decisions`, and the
-migrations add triggers that make the database refuse every other change to it (UPDATE,
-DELETE, TRUNCATE, REPLACE, UPSERT, MERGE); each entry carries a hash chained to the one
+The log is append-only: the code only ever INSERTs into its tables (`chain.LOG_TABLES`), and
+the migrations add triggers that make the database refuse every other change to them (UPDATE,
+DELETE, TRUNCATE, REPLACE, UPSERT, MERGE); each row carries a keyed hash chained to the one
 before (`chain.py`), so that a change made past the triggers shows.
 """
 
@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import os
 import threading
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +54,11 @@ def _document(name: str) -> sa.Column[str]:
 
 def _required(name: str, type_: Any, *args: Any, **kwargs: Any) -> sa.Column[Any]:
     return sa.Column(name, type_, *args, nullable=False, **kwargs)
+
+
+def _chain() -> tuple[sa.Column[str], sa.Column[str]]:
+    """A log row's link to the one before and its own keyed hash (`chain.py`)."""
+    return sa.Column("prev_hash", sa.String(64)), sa.Column("entry_hash", sa.String(64))
 
 
 audits = sa.Table(
@@ -113,8 +119,7 @@ decisions = sa.Table(
     sa.Column("client_ref", sa.String(100)),
     sa.Column("note", sa.Text),
     sa.Column("conflicts_with", sa.Text),
-    sa.Column("prev_hash", sa.String(64)),
-    sa.Column("entry_hash", sa.String(64)),
+    *_chain(),
 )
 
 # Stills (migration 0004): a broadcast picture, the marks set on it (each save a new row: the
@@ -140,6 +145,7 @@ still_marks = sa.Table(
     _stamp("created_at"),
     _required("facts_version", sa.Integer),
     _document("marks_json"),
+    *_chain(),
 )
 
 still_decisions = sa.Table(
@@ -147,6 +153,34 @@ still_decisions = sa.Table(
     metadata,
     sa.Column("decision_id", sa.Integer, primary_key=True),  # a decisions.id (see 0004)
     _required("marks_id", sa.Integer, sa.ForeignKey("still_marks.id")),
+    *_chain(),
+)
+
+# The log of each situation's states (migration 0006): a row each time its facts (or, for a
+# still, its marks) change, and at its upload, with the digest of all its columns then.
+facts_history = sa.Table(
+    "facts_history",
+    metadata,
+    _serial(),
+    _required("situation_id", sa.Integer, sa.ForeignKey("situations.id")),
+    _required("facts_version", sa.Integer),
+    _stamp("created_at"),
+    _document("facts_json"),
+    _required("state_sha256", sa.String(64)),
+    *_chain(),
+)
+
+# A broken log, acknowledged (`varroom verify-log --acknowledge`): one row per problem found.
+log_acknowledgements = sa.Table(
+    "log_acknowledgements",
+    metadata,
+    _serial(),
+    _stamp("created_at"),
+    _required("acknowledged_by", sa.String(200)),
+    _required("log_table", sa.String(40)),
+    sa.Column("row_id", sa.Integer),
+    _required("problem", sa.Text),
+    *_chain(),
 )
 
 
@@ -154,12 +188,22 @@ def default_url(data_dir: str | os.PathLike[str]) -> str:
     return f"sqlite:///{Path(data_dir).resolve() / 'varroom.db'}"
 
 
-def open_database(url: str, *, upgrade: bool = True) -> tuple[Engine, str]:
+def open_database(
+    url: str, *, upgrade: bool = True, log_key: bytes | None = None
+) -> tuple[Engine, str]:
     """The engine for `url` and its schema revision, migrated to the newest unless not
-    `upgrade`; a VarroomError (the URL without its password) when it cannot be used."""
-    try:
+    `upgrade` (`log_key`: what migration 0006 chains an existing log under); a VarroomError
+    (the URL without its password) when it cannot be used."""
+    with usable(url):
         engine = make_engine(url)
-        return engine, migrate(engine) if upgrade else current_revision(engine)
+        return engine, migrate(engine, log_key) if upgrade else current_revision(engine)
+
+
+@contextmanager
+def usable(url: str) -> Iterator[None]:
+    """The database's failures to open or migrate as a VarroomError naming it."""
+    try:
+        yield
     except (ImportError, sa_exc.ArgumentError, sa_exc.NoSuchModuleError) as error:
         raise VarroomError(f"cannot use the database {safe_url(url)}: {error}") from None
     except sa_exc.OperationalError as error:
@@ -214,8 +258,7 @@ def write_lock(engine: Engine) -> AbstractContextManager[Any]:
 
 
 def lock_log(conn: sa.Connection) -> None:
-    """Hold the decision log's end until this transaction ends, so that entries chain in
-    order. SQLite has one writer at a time already (`write_lock`); PostgreSQL takes a
+    """Hold the log's ends until this transaction ends, so that rows chain in order. SQLite has one writer at a time already (`write_lock`); PostgreSQL takes a
     transaction advisory lock."""
     if conn.dialect.name == "postgresql":
         conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": _LOG_LOCK})
@@ -225,18 +268,21 @@ def lock_log(conn: sa.Connection) -> None:
 _LOG_LOCK = 0x56415244
 
 
-def alembic_config(connection: sa.Connection | None = None) -> Config:
+def alembic_config(connection: sa.Connection | None = None, log_key: bytes | None = None) -> Config:
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     if connection is not None:
         config.attributes["connection"] = connection
+    config.attributes["log_key"] = log_key
     return config
 
 
-def migrate(engine: Engine) -> str:
-    """Bring the schema up to the newest migration; returns the revision now in place."""
+def migrate(engine: Engine, log_key: bytes | None = None) -> str:
+    """Bring the schema up to the newest migration; returns the revision now in place.
+    `log_key`: the key 0006 chains the log already written under (none needed for an empty
+    one)."""
     with engine.begin() as connection:
-        command.upgrade(alembic_config(connection), "head")
+        command.upgrade(alembic_config(connection, log_key), "head")
     return current_revision(engine)
 
 

@@ -10,7 +10,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from varroom.errors import VarroomError
-from varroom.serve.config import DEFAULT_DATA_DIR
+from varroom.serve.config import DEFAULT_DATA_DIR, VERIFY_EVERY_S
 
 if TYPE_CHECKING:
     from varroom.profiles import Profile
@@ -39,9 +39,13 @@ def run_server(
     token: str | None = None,
     data_dir: str | os.PathLike[str] = DEFAULT_DATA_DIR,
     profile: Profile | None = None,
+    log_key: str | os.PathLike[str] | None = None,
+    checkpoints: str | os.PathLike[str] | None = None,
+    verify_every_s: float = VERIFY_EVERY_S,
 ) -> None:
     """Serve the review room until interrupted, judging under `profile` (the room's
-    default; `ifab` unless given).
+    default; `ifab` unless given); the log's key, checkpoints and checks as `create_app`
+    takes them.
 
     Any host but a loopback one needs a token (`token`, else the VARROOM_TOKEN environment
     variable): without one this raises VarroomError and serves nothing. The port is taken
@@ -61,7 +65,16 @@ def run_server(
         print("varroom: warning: a token under 16 characters is easy to guess", file=sys.stderr)
     sock = listen(host, port)
     try:
-        app = create_app(db_url, token, data_dir, prewarm_render=True, profile=profile)
+        app = create_app(
+            db_url,
+            token,
+            data_dir,
+            prewarm_render=True,
+            profile=profile,
+            log_key=log_key,
+            checkpoints=checkpoints,
+            verify_every_s=verify_every_s,
+        )
         shown = f"[{host}]" if ":" in host else host
         print(
             f"varroom review room: http://{shown}:{port}/"

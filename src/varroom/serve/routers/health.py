@@ -22,13 +22,16 @@ def version() -> str:
 
 
 @router.get("/api/health", responses=responses())
-async def health(request: Request) -> dict[str, Any]:
-    """Answers 200 while the room is up."""
+def health(request: Request, room: RoomDep) -> dict[str, Any]:
+    """Answers 200 while the room is up, with the state of its log: `chain` ok or broken,
+    each problem (`table`, `row`, `problem`, `acknowledged`), whether decisions are taken.
+    (A plain function: reading the log's state may touch the database.)"""
     return {
         "ok": True,
         "version": version(),
         "schema": request.app.state.schema_revision,
         "database": request.app.state.database,
+        **room.store.log.status(),
     }
 
 

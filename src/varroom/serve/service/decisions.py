@@ -7,7 +7,7 @@ unique index refuses the second, and the first is answered again.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import sqlalchemy as sa
@@ -16,11 +16,10 @@ from sqlalchemy.exc import IntegrityError
 from varroom.law.penalty import Decision
 from varroom.model.ball_line import BallLineDecision
 from varroom.serve import db
-from varroom.serve.chain import GENESIS, entry_hash
 from varroom.serve.errors import ApiError
 from varroom.serve.schemas import DecisionIn
 from varroom.serve.service.review import Review, check_version
-from varroom.serve.service.store import Store, now
+from varroom.serve.service.store import LogWriter, Store, now
 
 OUTCOME_OF_STATUS = {"offence": "offside", "no_offence": "no_offence"}
 
@@ -31,47 +30,42 @@ class DecisionLog:
         self.review = review
 
     def add(
-        self, situation_id: int, entry: DecisionIn, expected: int | None = None
+        self,
+        situation_id: int,
+        entry: DecisionIn,
+        expected: int | None = None,
+        then: Callable[[LogWriter, int], None] | None = None,
     ) -> tuple[dict[str, Any], bool]:
         """Append a decision; (the entry, True) or, for a client_ref seen before, (it, False).
 
         With `expected`, a 409 unless the incident's facts are still at that version, so the
-        entry records the facts and verdict the reviewer saw.
+        entry records the facts and verdict the reviewer saw. `then(log, id)` adds what goes
+        with the entry to the log, in its transaction (a still decision's marks).
         """
         if entry.client_ref is not None:  # a retry: answered before any check of the facts
             existing = self._by_client_ref(entry.reviewer, entry.client_ref)
             if existing is not None:
                 return self._same_entry(existing, situation_id), False
-        with self.store.write_lock:
-            try:
-                with self.store.engine.begin() as conn:
-                    row = self.store.situation_row(conn, situation_id)
-                    check_version(row, expected)
-                    db.lock_log(conn)
-                    values = self._values(conn, row, situation_id, entry)
-                    values["conflicts_with"] = _conflicts(
-                        standing(conn, [situation_id]), entry, values["outcome"]
-                    )
-                    values["prev_hash"] = (
-                        conn.execute(
-                            sa.select(db.decisions.c.entry_hash)
-                            .order_by(db.decisions.c.id.desc())
-                            .limit(1)
-                        ).scalar()
-                        or GENESIS
-                    )
-                    values["entry_hash"] = entry_hash(values["prev_hash"], values)
-                    new_id = conn.execute(
-                        db.decisions.insert().values(values).returning(db.decisions.c.id)
-                    ).scalar_one()
-            except IntegrityError:
-                # This client_ref was recorded just now by another request: answer with it.
-                existing = None
-                if entry.client_ref is not None:
-                    existing = self._by_client_ref(entry.reviewer, entry.client_ref)
-                if existing is None:
-                    raise
-                return self._same_entry(existing, situation_id), False
+        try:
+            with self.store.logged() as log:
+                row = self.store.situation_row(log.conn, situation_id)
+                check_version(row, expected)
+                log.check_situation(row)
+                values = self._values(log.conn, row, situation_id, entry)
+                values["conflicts_with"] = _conflicts(
+                    standing(log.conn, [situation_id]), entry, values["outcome"]
+                )
+                new_id = log.append("decisions", values)
+                if then is not None:
+                    then(log, new_id)
+        except IntegrityError:
+            # This client_ref was recorded just now by another request: answer with it.
+            existing = None
+            if entry.client_ref is not None:
+                existing = self._by_client_ref(entry.reviewer, entry.client_ref)
+            if existing is None:
+                raise
+            return self._same_entry(existing, situation_id), False
         return entry_out({"id": new_id, **values}, title=row.title), True
 
     def _values(

@@ -23,7 +23,7 @@ from varroom.serve.service.display import (
 )
 from varroom.serve.service.judging import judge_dict
 from varroom.serve.service.profiles import RoomProfiles
-from varroom.serve.service.store import Store, now
+from varroom.serve.service.store import LogBroken, Store, now
 
 
 class Queue:
@@ -68,10 +68,18 @@ class Queue:
             "incident_key": key,
             "profile": profile.name,
         }
-        with self.store.write_lock, self.store.engine.begin() as conn:
-            new_id = conn.execute(
-                sa.insert(db.situations).values(**row).returning(db.situations.c.id)
-            ).scalar_one()
+        insert = sa.insert(db.situations).values(**row).returning(db.situations.c.id)
+        try:
+            # Queued and recorded in its facts history in one transaction: no moment when the
+            # situation is in the room but not in the log.
+            with self.store.logged() as log:
+                new_id = log.conn.execute(insert).scalar_one()
+                log.record_situation(new_id)
+        except LogBroken:
+            # A broken log takes no rows until it is acknowledged, but an upload is still
+            # queued: the room's next check of the log records it.
+            with self.store.write_lock, self.store.engine.begin() as conn:
+                new_id = conn.execute(insert).scalar_one()
         self.version += 1
         return self.detail(new_id)
 

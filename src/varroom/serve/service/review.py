@@ -14,7 +14,7 @@ from varroom.serve.facts import Facts, FactsError, apply_facts, describe_changes
 from varroom.serve.service.display import names_of, summary
 from varroom.serve.service.judging import call_of, judge_dict
 from varroom.serve.service.profiles import RoomProfiles
-from varroom.serve.service.store import Store, now
+from varroom.serve.service.store import LogWriter, Store, now
 
 
 class Review:
@@ -29,12 +29,13 @@ class Review:
         what the facts change and how long judging took. With `expected`, a 409 unless the
         facts are still at that version."""
         start = time.perf_counter()
-        with self.store.write_lock, self.store.engine.begin() as conn:
+        with self.store.logged() as log:
+            conn = log.conn
             row = self.store.situation_row(conn, situation_id)
             check_version(row, expected)
             data = json.loads(row.situation_json)
             previous = json.loads(row.verdict_json)
-            verdict, normalised, judge_s = self.store_facts(conn, row, data, facts, "$")
+            verdict, normalised, judge_s = self.store_facts(log, row, data, facts, "$")
             version = conn.execute(
                 sa.select(db.situations.c.facts_version).where(db.situations.c.id == situation_id)
             ).scalar_one()
@@ -79,13 +80,16 @@ class Review:
         return verdict, normalised, True, time.perf_counter() - start
 
     def store_facts(
-        self, conn: sa.Connection, row: Any, data: dict[str, Any], facts: Facts, where: str
+        self, log: LogWriter, row: Any, data: dict[str, Any], facts: Facts, where: str
     ) -> tuple[dict[str, Any], dict[str, Any], float]:
-        """Judge the situation with `facts` and store them as the incident's; (verdict, facts,
-        judge seconds). Over the version read, in the caller's transaction."""
+        """Judge the situation with `facts` and store them as the incident's, recorded in its
+        facts history; (verdict, facts, judge seconds). Over the version read, in the
+        caller's transaction."""
         verdict, normalised, changed, judge_s = self.judge_facts(row, data, facts, where)
         if not changed:
             return verdict, normalised, judge_s
+        conn = log.conn
+        log.check_situation(row)  # what the change replaces is the state the log last saw
         # Only over the version read: on PostgreSQL another writer may have come in between.
         updated = conn.execute(
             sa.update(db.situations)
@@ -101,6 +105,7 @@ class Review:
         )
         if updated.rowcount != 1:
             check_version(self.store.situation_row(conn, row.id), row.facts_version)
+        log.record_situation(row.id)
         return verdict, normalised, judge_s
 
 

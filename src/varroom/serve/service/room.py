@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,7 +17,31 @@ from varroom.serve.service.images import Pictures, Renderer
 from varroom.serve.service.profiles import RoomProfiles
 from varroom.serve.service.queue import Queue
 from varroom.serve.service.review import Review
-from varroom.serve.service.store import Store
+from varroom.serve.service.store import RoomLog, Store
+
+_log = logging.getLogger("varroom.serve")
+
+
+class LogWatch:
+    """The whole log checked again every `every_s` seconds, in a thread of its own."""
+
+    def __init__(self, log: RoomLog, every_s: float) -> None:
+        self._stop = threading.Event()
+        self._thread = threading.Thread(
+            target=self._run, args=(log, every_s), name="varroom-log-watch", daemon=True
+        )
+        self._thread.start()
+
+    def _run(self, log: RoomLog, every_s: float) -> None:
+        while not self._stop.wait(every_s):
+            try:
+                log.verify()
+            except Exception:  # the database away for a moment: the next round tries again
+                _log.exception("checking the log failed")
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +55,7 @@ class Room:
     log: DecisionLog
     pictures: Pictures
     audits: Audits
+    watch: LogWatch
 
     @classmethod
     def open(
@@ -38,11 +65,15 @@ class Room:
         audit_runner: AuditRunner,
         limits: Limits,
         profiles: RoomProfiles,
+        log: RoomLog,
+        verify_every_s: float,
     ) -> Room:
         """The services on one database, judging under `profiles`; pictures in
         `data_dir/images`, uploads in `uploads`. Audits that were under way when the server
-        last stopped are marked failed."""
-        store = Store(engine)
+        last stopped are marked failed. The log is checked whole now and every
+        `verify_every_s` seconds."""
+        log.verify()
+        store = Store(engine, log)
         queue = Queue(store, profiles)
         review = Review(store, profiles)
         return cls(
@@ -55,9 +86,12 @@ class Room:
             log=DecisionLog(store, review),
             pictures=Pictures(store, data_dir / "images", Renderer(), profiles),
             audits=Audits(store, data_dir / "uploads", audit_runner, queue),
+            watch=LogWatch(log, verify_every_s),
         )
 
     def close(self) -> None:
-        """Finish the audit under way and release connections (the room can start again)."""
+        """Finish the audit under way and the log's check, and release connections (the room
+        can start again)."""
         self.audits.close()
+        self.watch.stop()
         self.store.engine.dispose()

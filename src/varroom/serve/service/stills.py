@@ -42,7 +42,7 @@ from varroom.serve.service.profiles import RoomProfiles
 from varroom.serve.service.queue import Queue
 from varroom.serve.service.review import check_version
 from varroom.serve.service.room import Room
-from varroom.serve.service.store import Store, now
+from varroom.serve.service.store import LogWriter, Store, now
 from varroom.still import pitch_model as pm
 from varroom.still.judge import StillVerdict
 from varroom.still.marks import marks_from_dict
@@ -204,25 +204,26 @@ class Stills:
                 raise ApiError(409, "this still has no incident yet", "header:If-Match")
             name = still.source_name or f"still {still_id}"
             situation_id = self.queue.add(data, name, origin="still", profile=profile)["id"]
-            with self.store.write_lock, self.store.engine.begin() as conn:
-                taken = conn.execute(
+            with self.store.logged() as log:
+                taken = log.conn.execute(
                     sa.update(db.stills)
                     .where(db.stills.c.id == still_id, db.stills.c.situation_id.is_(None))
                     .values(situation_id=situation_id)
                 ).rowcount
                 if taken == 1:
-                    self._add_marks(conn, still_id, 0, marks)
+                    self._add_marks(log, still_id, 0, marks)
             if taken == 1:
                 return self.detail(still_id)
             # Another reviewer saved first: their incident is the still's; update it.
             still = self.row(still_id)
         verdict, _ = judge_dict(data, f"still {still_id}", profile)
-        with self.store.write_lock, self.store.engine.begin() as conn:
+        with self.store.logged() as log:
             assert still.situation_id is not None
-            row = self.store.situation_row(conn, still.situation_id)
+            row = self.store.situation_row(log.conn, still.situation_id)
             check_version(row, expected)
+            log.check_situation(row)
             version = row.facts_version + 1
-            conn.execute(
+            log.conn.execute(
                 sa.update(db.situations)
                 .where(db.situations.c.id == row.id)
                 .values(
@@ -236,18 +237,20 @@ class Stills:
                     updated_at=now(),
                 )
             )
-            self._add_marks(conn, still_id, version, marks)
+            log.record_situation(row.id)
+            self._add_marks(log, still_id, version, marks)
         return self.detail(still_id)
 
     @staticmethod
-    def _add_marks(conn: sa.Connection, still_id: int, version: int, marks: Any) -> None:
-        conn.execute(
-            sa.insert(db.still_marks).values(
-                still_id=still_id,
-                created_at=now(),
-                facts_version=version,
-                marks_json=json.dumps(marks, ensure_ascii=False),
-            )
+    def _add_marks(log: LogWriter, still_id: int, version: int, marks: Any) -> None:
+        log.append(
+            "still_marks",
+            {
+                "still_id": still_id,
+                "created_at": now(),
+                "facts_version": version,
+                "marks_json": json.dumps(marks, ensure_ascii=False),
+            },
         )
 
     def detail(self, still_id: int) -> dict[str, Any]:
@@ -297,27 +300,34 @@ class Stills:
                 "send If-Match (the still's ETag): a decision names the marks it was judged on",
                 "header:If-Match",
             )
-        decision, created = self.log.add(still.situation_id, entry, expected)
-        m = db.still_marks
-        with self.store.write_lock, self.store.engine.begin() as conn:
+        m, sd = db.still_marks, db.still_decisions
+
+        def link(log: LogWriter, decision_id: int) -> None:
             # The marks in force at the version the decision was made at (checked by the log).
-            marks = conn.execute(
-                sa.select(m.c.id, m.c.marks_json)
+            marks_id = log.conn.execute(
+                sa.select(m.c.id)
                 .where(m.c.still_id == still_id, m.c.facts_version <= expected)
                 .order_by(m.c.facts_version.desc())
                 .limit(1)
-            ).one()
-            linked = conn.execute(
-                sa.select(db.still_decisions.c.marks_id).where(
-                    db.still_decisions.c.decision_id == decision["id"]
-                )
+            ).scalar_one()
+            log.append("still_decisions", {"decision_id": decision_id, "marks_id": marks_id})
+
+        decision, created = self.log.add(still.situation_id, entry, expected, then=link)
+        with self.store.engine.connect() as conn:
+            # A retry (same client_ref) answers the marks its entry recorded, whatever
+            # If-Match it brings now.
+            marks = conn.execute(
+                sa.select(m.c.id, m.c.marks_json)
+                .join(sd, sd.c.marks_id == m.c.id)
+                .where(sd.c.decision_id == decision["id"])
             ).first()
-            if linked is None:  # a retry (same client_ref) finds its link made already
-                conn.execute(
-                    sa.insert(db.still_decisions).values(
-                        decision_id=decision["id"], marks_id=marks.id
-                    )
-                )
+        if marks is None:
+            raise ApiError(
+                409,
+                f"decision {decision['id']} (client_ref {entry.client_ref!r}) was made on the "
+                "incident's page, not on this still's marks",
+                "$.client_ref",
+            )
         return {**decision, "marks_id": marks.id, "marks": json.loads(marks.marks_json)}, created
 
     def decisions(self, still_id: int) -> list[dict[str, Any]]:
