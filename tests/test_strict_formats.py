@@ -157,6 +157,33 @@ def test_a_format_1_1_file_without_attack_is_read_by_its_default_said_aloud(
     refused(varroom_cli("check", written(tmp_path, data)), "$.attack", "missing")
 
 
+def test_a_key_of_a_files_own_is_ignored_as_the_spec_says_but_said_aloud(
+    tmp_path: Path,
+) -> None:
+    """shared/spec/situation.md: "extra keys are ignored, not errors"; issue 28: nothing is
+    ignored silently. A key far from every name the format has: read, the verdict unchanged,
+    one warning naming the file and the key."""
+    before = json.loads(varroom_cli("check", KANE, "--json").stdout)
+    data = kane()
+    data["commentary"] = "a note of the file's own"
+    data["touches"][0]["camera_angle"] = "high"
+    path = written(tmp_path, data)
+    result = varroom_cli("check", path, "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == before
+    assert result.stderr.strip().splitlines() == [
+        f"varroom: warning: {path}: $.commentary: not a key of the format, ignored "
+        "(a file's own notes belong in $.meta)",
+        f"varroom: warning: {path}: $.touches[0].camera_angle: not a key of the format, "
+        "ignored (a file's own notes belong in $.meta)",
+    ]
+    data.pop("commentary")
+    data["touches"][0].pop("camera_angle")
+    data["meta"] = {**data.get("meta", {}), "commentary": "in its place"}
+    quiet = varroom_cli("check", written(tmp_path, data), "--json")
+    assert quiet.returncode == 0 and quiet.stderr == ""
+
+
 def test_an_attacker_missing_at_the_play_he_later_plays_is_undecidable_not_onside() -> None:
     """Kane dropped from the header's positions, though he shoots 0.65 s later: was "no
     attacker was in an offside position"."""

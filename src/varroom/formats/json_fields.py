@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Collection, Iterable, Mapping
 from enum import Enum
 from typing import Any, TypeVar
 
-from varroom.errors import InputError
+from varroom.errors import FormatWarning, InputError
 from varroom.kinds import KINDS
 from varroom.model.noise_defaults import STATED_NOISE, NoiseDefaults
 from varroom.model.situation import Pitch
@@ -107,12 +108,22 @@ class JsonReader:
             ) from None
 
     def known_keys(self, obj: Mapping[str, Any], where: str, known: Collection[str]) -> None:
-        """The format ignores keys it does not name (shared/spec), but a key one slip away
-        from one it names is a typo, and a typo must be an error, never a different verdict:
-        `"goalkeper": true` read as no goalkeeper (issue 28)."""
+        """A key one slip away from one the format names is a typo, and a typo must be an
+        error, never a different verdict: `"goalkeper": true` read as no goalkeeper (issue 28).
+        Any other key the format does not name is ignored, as the spec says a reader must (a
+        file may carry keys of its own), and said aloud, so that nothing is ignored silently."""
         for key in obj:
-            if key not in known and (near := nearest(key, known)) is not None:
+            if key in known:
+                continue
+            if (near := nearest(key, known)) is not None:
                 raise self.fail(f"{where}.{key}", f"unknown key {key!r}; did you mean {near!r}?")
+            warnings.warn(
+                FormatWarning(
+                    f"{self.source}: {where}.{key}: not a key of the format, ignored "
+                    "(a file's own notes belong in $.meta)"
+                ),
+                stacklevel=2,
+            )
 
     def on_field(self, value: Any, calls: type[E]) -> str | None:
         """`$.on_field`: the call being checked, one of `calls` (a closed list: "ofside" is a
