@@ -75,6 +75,7 @@ _SITUATION_PICTURES = {
     "screen": "varroom.pictures.screen:write_screen",
     "clip": "varroom.pictures.clip:write_clip",
     "scene": "varroom.pictures.scene:write_scene",
+    "broadcast": "varroom.pictures.broadcast:write_camera_view",
 }
 
 SITUATION = DecisionKind(

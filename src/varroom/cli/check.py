@@ -22,7 +22,6 @@ from varroom.cli.options import (
 from varroom.errors import InputError, OptionError
 from varroom.formats.json_text import read_json
 from varroom.formats.load import kind_of_file
-from varroom.kinds import SITUATION
 from varroom.output_file import CLIP_SUFFIXES, FIGURE_SUFFIXES, HTML_SUFFIXES
 from varroom.profiles import Profile
 from varroom.profiles.judging import with_policy
@@ -100,7 +99,7 @@ def check(
 def _check(file: Path, as_json: bool, profile: Profile, asked: dict[str, Path]) -> None:
     data = read_json(file)
     kind = kind_of_file(data, str(file))
-    drawn = [*kind.pictures, *(["broadcast"] if kind is SITUATION else [])]
+    drawn = list(kind.pictures)
     refused = [name for name in asked if name not in drawn]
     if refused:
         raise InputError(
@@ -109,6 +108,7 @@ def _check(file: Path, as_json: bool, profile: Profile, asked: dict[str, Path]) 
             f"--{refused[0]} is not drawn for this kind (--{', --'.join(drawn)} are)",
         )
     case = kind.read(data, str(file), profile.noise)
+    # The one picture that needs a part of the file: said before anything is judged.
     if "broadcast" in asked and case.camera is None:
         raise InputError(file, "$.camera", "missing: --broadcast needs a camera (docs/pictures.md)")
     verdict: Any = kind.judged(case, profile)  # the kind's own verdict type
@@ -121,9 +121,4 @@ def _check(file: Path, as_json: bool, profile: Profile, asked: dict[str, Path]) 
         click.echo(f"Profile: {profile.label}.")
     # The verdict comes first: a picture that cannot be written must not hide it.
     for name, path in asked.items():
-        if name == "broadcast":
-            from varroom.pictures.broadcast import write_broadcast
-
-            write_broadcast(case, verdict, case.camera, path)
-        else:
-            kind.picture_writer(name)(case, verdict, path)
+        kind.picture_writer(name)(case, verdict, path)

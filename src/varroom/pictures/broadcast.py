@@ -63,6 +63,13 @@ _TAKEN = (
 )
 
 
+def write_camera_view(situation: Situation, verdict: Verdict, path: str | os.PathLike[str]) -> None:
+    """`varroom check --broadcast`: the picture in the situation's own camera (`$.camera`,
+    which the command has checked is there)."""
+    assert situation.camera is not None
+    write_broadcast(situation, verdict, situation.camera, path)
+
+
 def write_broadcast(
     situation: Situation, verdict: Verdict, camera: Camera, path: str | os.PathLike[str]
 ) -> None:
