@@ -309,6 +309,43 @@ def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
     )
 
 
+def test_one_click_records_one_decision_and_the_clock_stays_stopped(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Issue 27: after a click on Offside, Enter then Space recorded entries #4, #5 and #6 (the
+    button kept focus), and the clock went on after the decision (0:06.8 shown, 0:05.8 logged,
+    later entries 0:06.2 and 0:07.4)."""
+    app = _app(None, None, tmp_path / "data")
+    app.state.room.queue.add(__import__("json").loads(KANE.read_text()), KANE.name)
+    with serve_in_thread(app) as url:
+        page, errors = _page(browser)
+        page.goto(url)
+        page.fill("#reviewer", "A. Referee")
+        page.locator(".queue-item").first.click()
+        sync_api.expect(page.locator("#incident")).to_be_visible()
+        page.click("#decide-offside")
+        sync_api.expect(page.locator("#toast")).to_contain_text("recorded")
+        page.keyboard.press("Enter")
+        page.keyboard.press("Space")
+        page.click("#decide-offside")  # the same again: asked, not recorded
+        sync_api.expect(page.locator("#record-again")).to_be_visible()
+        page.wait_for_timeout(1500)  # any stray entry would be in by now
+        entries = httpx.get(f"{url}/api/decisions.json").json()
+        assert len(entries) == 1, entries
+        shown = page.locator("#clock-value").inner_text()
+        minutes, seconds = divmod(entries[0]["duration_s"], 60)
+        assert shown == f"{int(minutes)}:{seconds:04.1f}"
+        page.wait_for_timeout(600)
+        assert page.locator("#clock-value").inner_text() == shown  # stopped
+        # Asked for, a second entry: the same stopped time.
+        page.click("#record-again")
+        sync_api.expect(page.locator("#toast")).to_contain_text("Decision #2 recorded")
+        again = httpx.get(f"{url}/api/decisions.json").json()
+        assert len(again) == 2 and {e["duration_s"] for e in again} == {entries[0]["duration_s"]}
+        assert errors == [], errors
+        page.close()
+
+
 @pytest.mark.parametrize("size", [(1024, 768), (1920, 1080)], ids=["1024x768", "1920x1080"])
 def test_keyboard_only_from_the_queue_to_a_recorded_decision(
     browser: Any, tmp_path: Path, shots: Path, size: tuple[int, int]

@@ -47,6 +47,8 @@ const state = {
   clockStart: 0,
   clockStopped: null,
   armed: null,
+  deciding: false, // a decision on its way: every other press records nothing
+  recorded: null, // this check's last recorded decision, {decision, id}: the same again asks first
   correcting: null,
   picture: { key: null, url: null },
   lastFlip: null,
@@ -624,12 +626,13 @@ function renderDecide() {
   const v = state.current.verdict;
   const confirm = $("decide-confirm");
   confirm.className = `decide-btn s-${v.status}` + (state.armed === "confirm" ? " armed" : "");
-  confirm.disabled = v.status === "undecidable";
+  confirm.disabled = v.status === "undecidable" || state.deciding;
   $("decide-confirm-sub").textContent = v.status === "undecidable" ? "nothing to confirm: decide" : `engine: ${CALL[v.status]}`;
   for (const id of ["decide-offside", "decide-none"]) {
     const btn = $(id);
     btn.classList.toggle("armed", state.armed === btn.dataset.decision);
   }
+  for (const btn of document.querySelectorAll(".decide-btn:not(#decide-confirm)")) btn.disabled = state.deciding;
   $("correcting").hidden = state.correcting === null;
   $("correcting-id").textContent = state.correcting === null ? "" : `#${state.correcting}`;
 }
@@ -794,9 +797,12 @@ function enlarge() {
 
 // -- the check clock -------------------------------------------------------------------------------
 
+// A check runs from the incident's opening (or R) to its first decision: the clock stops there,
+// and every entry of the check carries the time it stopped.
 function startClock() {
   state.clockStart = performance.now();
   state.clockStopped = null;
+  state.recorded = null;
   tick();
 }
 
@@ -831,9 +837,14 @@ function disarm() {
   if (state.current) renderDecide();
 }
 
-async function decide(decision) {
+function askAgain(decision) {
+  const again = h("button", { type: "button", id: "record-again", class: "btn btn-small", onclick: () => decide(decision, true) }, "Record again");
+  $("decide-hint").replaceChildren(`\u201c${DECISION[decision]}\u201d is recorded (#${state.recorded.id}). `, again, " to add a second entry.");
+}
+
+async function decide(decision, again = false) {
   const d = state.current;
-  if (!d) return;
+  if (!d || state.deciding) return;
   const reviewer = $("reviewer").value.trim();
   if (!reviewer) {
     $("reviewer").classList.add("needed");
@@ -841,6 +852,30 @@ async function decide(decision) {
     toast("Enter your name as reviewer first", true);
     return;
   }
+  // A button keeps focus after a click, and Enter or Space would press it again: the same
+  // decision twice in one check is recorded only when asked for.
+  if (document.activeElement && document.activeElement.classList.contains("decide-btn")) document.activeElement.blur();
+  if (!again && state.recorded && state.recorded.decision === decision) {
+    askAgain(decision);
+    return;
+  }
+  const first = state.clockStopped === null;
+  if (first) state.clockStopped = performance.now();
+  tick();
+  state.deciding = true;
+  renderDecide();
+  try {
+    await record(d, decision, reviewer);
+  } finally {
+    state.deciding = false;
+    // A decision not recorded is no decision: the check goes on.
+    if (first && !state.recorded) state.clockStopped = null;
+    tick();
+    if (state.current) renderDecide();
+  }
+}
+
+async function record(d, decision, reviewer) {
   const seconds = Math.round(elapsed() * 1000) / 1000;
   const body = {
     reviewer,
@@ -868,8 +903,7 @@ async function decide(decision) {
       return;
     }
   }
-  state.clockStopped = performance.now();
-  tick();
+  state.recorded = { decision: entry.decision, id: entry.id };
   state.correcting = null;
   $("note").value = "";
   disarm();
