@@ -44,13 +44,59 @@ _RESTART_NAME = {
 
 
 def explain(situation: Situation, verdict: Verdict) -> Verdict:
-    """The verdict with its reason and the Law paragraph that decided it."""
+    """The verdict with its reason, the Law paragraph that decided it, and what each touch of
+    its chain did in words."""
     reason, law = _Explainer(situation, verdict).reason()
     reason += _assumptions(verdict)
-    explained = dataclasses.replace(verdict, reason=reason, law=law)
+    chain = tuple(
+        dataclasses.replace(step, said=touch_said(situation, verdict, step))
+        for step in verdict.chain
+    )
+    explained = dataclasses.replace(verdict, reason=reason, law=law, chain=chain)
     return dataclasses.replace(
         explained, announcement=_Explainer(situation, explained).announcement()
     )
+
+
+_EFFECT_SAID = {
+    Effect.JUDGEMENT: "team-mate's play",
+    Effect.EXEMPT_RESTART: "no offence directly from it (11.3)",
+    Effect.RESET: "deliberate play: resets offside",
+    Effect.DEFLECTION: "deflection: no reset",
+    Effect.SAVE: "save: no reset",
+    Effect.REBOUND: "rebound: no reset",
+    Effect.OUT_OF_PLAY: "ball out of play (Law 9)",
+    Effect.OFFENCE: "offence",
+}
+
+
+def touch_said(situation: Situation, verdict: Verdict, step: Step) -> str:
+    """What a touch of the chain did, in words: the touch the verdict judged positions at
+    (`verdict.judged_at`) says so, the offence says how he was involved, and the player the
+    verdict is about playing the ball himself is his own play, not a team-mate's."""
+    if step.index == verdict.judged_at and verdict.judgement is not None:
+        if step.effect is Effect.EXEMPT_RESTART:
+            return "judged; no offence directly from it"
+        return "positions judged"
+    if step.effect is Effect.OFFENCE and verdict.involvement is not None:
+        return f"offence: {verdict.involvement.value.replace('_', ' ')}"
+    if step.effect is Effect.JUDGEMENT and step.player == focus_player(situation, verdict):
+        return "his own play"
+    return _EFFECT_SAID[step.effect]
+
+
+def focus_player(situation: Situation, verdict: Verdict) -> str | None:
+    """The player a verdict is about: its offender, else the attacker nearest to being one;
+    undecidable with no margins, the attacker nearest the goal line attacked."""
+    if verdict.offender is not None:
+        return verdict.offender
+    if verdict.nearest_attacker is not None:
+        return verdict.nearest_attacker
+    judgement = verdict.judgement
+    if judgement is None or not judgement.attackers:
+        return None
+    sign = situation.attack_direction.sign
+    return max(judgement.attackers.values(), key=lambda j: sign * j.reach.x_m).player
 
 
 def _assumptions(verdict: Verdict) -> str:

@@ -62,6 +62,9 @@ class Step:
     effect: Effect
     t_s: float
     ball_m: tuple[float, float, float]
+    # What the touch did, in the words every picture and the review room show it with
+    # (engine/explain): written once, from the walk's record.
+    said: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,4 +270,5 @@ def _step(step: Step) -> dict[str, Any]:
         "action": step.action,
         "effect": step.effect.value,
         "t_s": step.t_s,
+        "said": step.said,
     }

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
-from varroom.engine.explain import distance
+from varroom.engine.explain import distance, focus_player
 from varroom.engine.judgement import (
     Judgement,
     LineSetter,
@@ -131,7 +131,7 @@ class Story:
         self.judgement: Judgement | None = verdict.judgement
         self.line: OffsideLine | None = None if self.judgement is None else self.judgement.line
         self.sign = situation.attack_direction.sign
-        self.focus = self._focus()
+        self.focus = focus_player(situation, verdict)
         self.focus_judged: PlayerJudgement | None = (
             None
             if self.focus is None or self.judgement is None
@@ -151,17 +151,6 @@ class Story:
         self.colour = style.status_colour(verdict.status)
 
     # -- who ---------------------------------------------------------------------------------
-
-    def _focus(self) -> str | None:
-        v = self.v
-        if v.offender is not None:
-            return v.offender
-        if v.nearest_attacker is not None:
-            return v.nearest_attacker
-        if self.judgement is None or not self.judgement.attackers:
-            return None
-        # Undecidable: no margins, so the attacker nearest the goal line attacked.
-        return max(self.judgement.attackers.values(), key=lambda j: self.sign * j.reach.x_m).player
 
     def _phase_end(self) -> int:
         """Where the phase shown ends: the involvement, else the next attacker's touch after the

@@ -272,15 +272,16 @@ def _spread(story: Story) -> tuple[float, float, float] | None:
 
 # -- the touches and the key -----------------------------------------------------------------
 
-_EFFECT_TEXT = {
-    Effect.JUDGEMENT: ("team-mate's play", style.TEXT),
-    Effect.EXEMPT_RESTART: ("no offence directly from it (11.3)", style.ONSIDE_GREEN),
-    Effect.RESET: ("deliberate play: resets offside", style.ONSIDE_GREEN),
-    Effect.DEFLECTION: ("deflection: no reset", style.AMBER),
-    Effect.SAVE: ("save: no reset", style.AMBER),
-    Effect.REBOUND: ("rebound: no reset", style.AMBER),
-    Effect.OUT_OF_PLAY: ("ball out of play (Law 9)", style.MUTED),
-    Effect.OFFENCE: ("offence", style.OFFSIDE_RED),
+# The colour of what a touch did (its words are the verdict's: `Step.said`).
+_EFFECT_COLOUR = {
+    Effect.JUDGEMENT: style.TEXT,
+    Effect.EXEMPT_RESTART: style.ONSIDE_GREEN,
+    Effect.RESET: style.ONSIDE_GREEN,
+    Effect.DEFLECTION: style.AMBER,
+    Effect.SAVE: style.AMBER,
+    Effect.REBOUND: style.AMBER,
+    Effect.OUT_OF_PLAY: style.MUTED,
+    Effect.OFFENCE: style.OFFSIDE_RED,
 }
 MAX_TOUCH_LINES = 5
 
@@ -310,18 +311,14 @@ def _touch_rows(story: Story) -> list[int | None]:
 
 
 def touch_effect(story: Story, index: int) -> tuple[str, str]:
-    """What a touch did, in words and colour, from the verdict's chain: the touch the verdict
-    judged positions at (`verdict.judged_at`) says so."""
-    effect = next((step.effect for step in story.v.chain if step.index == index), None)
-    if index == story.judged_at and story.judgement is not None:
-        if effect is Effect.EXEMPT_RESTART:
-            return "judged; no offence directly from it", style.LINE
-        return "positions judged", style.LINE
-    if effect is Effect.OFFENCE and story.v.involvement is not None:
-        return f"offence: {story.v.involvement.value.replace('_', ' ')}", style.OFFSIDE_RED
-    if effect is Effect.JUDGEMENT and story.s.touches[index].player == story.focus:
-        return "his own play", style.TEXT  # not a team-mate's
-    return _EFFECT_TEXT.get(effect, ("", style.MUTED)) if effect is not None else ("", style.MUTED)
+    """What a touch did, in the verdict's words (`Step.said`) and a colour: the touch the
+    positions were judged at in the line's."""
+    step = next((step for step in story.v.chain if step.index == index), None)
+    if step is None:
+        return "", style.MUTED
+    judged = index == story.judged_at and story.judgement is not None
+    colour = style.LINE if judged else _EFFECT_COLOUR[step.effect]
+    return step.said, colour
 
 
 def draw_touches(figure: Figure, story: Story) -> float:

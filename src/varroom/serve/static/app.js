@@ -14,6 +14,12 @@ const OUTCOME = { offside: "OFFSIDE", no_offence: "NO OFFENCE", ...PENALTY_CALL,
 const DECISION = { confirm: "Confirm", offside: "Offside", no_offence: "No offence", goal: "Goal", no_goal: "No goal", retake: "Retake", indirect_free_kick: "Indirect free kick", out_of_play: "Out of play", in_play: "In play" };
 const LINE_WORDS = (line) => (line ? line.replace("goal_line_", "goal line at ").replace("touchline_", "touchline at ") : "");
 const PERCENT = (p) => (p > 0.999 ? "more than 99.9%" : p < 0.001 ? "less than 0.1%" : `${(p * 100).toFixed(1)}%`);
+// A distance as people say it: centimetres under a metre, signed ("\u2212" for behind).
+const SIGNED = (m) => {
+  const size = Math.abs(m);
+  return `${m > 0 ? "+" : m < 0 ? "\u2212" : ""}${size >= 1 ? `${size.toFixed(2)} m` : `${(size * 100).toFixed(0)} cm`}`;
+};
+const CLASS_WORDS = { clear: "clear", tight: "tight", too_close_to_call: "too close to call" };
 const OFFENCE_WORDS = (what) => what.replace(/_/g, " ");
 const KIND_WORDS = { deliberate_play: "deliberate", deflection: "deflection", save: "save" };
 const INVOLVEMENT = {
@@ -360,11 +366,7 @@ function renderPenalty() {
   const d = state.current;
   const v = d.verdict;
   const name = (id) => state.names[id] || id;
-  const margin = (o) => {
-    if (o.margin_m === null || o.margin_m === undefined) return "";
-    const size = Math.abs(o.margin_m);
-    return ` ${o.margin_m > 0 ? "+" : "\u2212"}${size >= 1 ? `${size.toFixed(2)} m` : `${(size * 100).toFixed(0)} cm`}`;
-  };
+  const margin = (o) => (o.margin_m === null || o.margin_m === undefined ? "" : ` ${SIGNED(o.margin_m)}`);
   $("pk-offences").replaceChildren(
     ...(v.offences.length
       ? v.offences.map((o) =>
@@ -420,6 +422,29 @@ function setPenaltyFacts() {
   postFacts(penaltyFactsShown());
 }
 
+// The margin's 95% interval, P and class, as the pictures say them (a situation's; a ball
+// line's in millimetres; a penalty kick's for the goalkeeper against his line).
+function spreadWords(v) {
+  if (v.kind === "ball_line") {
+    if (v.margin_se_m === null || v.margin_se_m === undefined) return "";
+    const half = 1.96 * v.margin_se_m * 1000;
+    return `\u00b1 ${half.toFixed(1)} mm (95%)`;
+  }
+  if (v.kind === "penalty_kick") {
+    const k = v.keeper;
+    return k && k.probability !== null && k.probability !== undefined
+      ? `P(off the line) ${PERCENT(k.probability)} \u00b7 ${CLASS_WORDS[k.confidence_class] || ""}`
+      : "";
+  }
+  if (!v.margin_ci_m) return "";
+  const [low, high] = v.margin_ci_m;
+  const close = (low < 0 && high > 0) || v.confidence_class === "too_close_to_call";
+  const parts = [`95%: ${SIGNED(low)} to ${SIGNED(high)}`];
+  if (v.probability !== null && v.probability !== undefined) parts.push(`P(offside position) ${PERCENT(v.probability)}`);
+  parts.push(close ? "too close to call" : CLASS_WORDS[v.confidence_class] || "");
+  return parts.filter(Boolean).join(" \u00b7 ");
+}
+
 function renderVerdict() {
   const d = state.current;
   const v = d.verdict;
@@ -442,6 +467,12 @@ function renderVerdict() {
     else note = "onside (nearest attacker)";
   }
   $("verdict-margin-note").textContent = note;
+  $("verdict-spread").textContent = spreadWords(v);
+  // What the other standard rules would decide, where they differ: a tight call's other reading.
+  const others = Object.entries(v.policy_outcomes || {}).filter(([, call]) => call !== v.status);
+  $("verdict-others").textContent = others.length
+    ? `Under ${others.map(([rule, call]) => `${rule}: ${(CALL[call] || call).toLowerCase()}`).join("; ")}`
+    : "";
   let who = "";
   if (s.player) {
     const pos = v.positions && v.positions[s.player];
@@ -538,8 +569,9 @@ function renderChain() {
           ),
         );
       }
-      let effect = step ? EFFECT[step.effect] || step.effect : "after the phase";
-      if (v.judged_at === t.index) effect = "judged here: offside line";
+      // The verdict's own words for each touch, as the pictures print them (a verdict from
+      // before they were recorded: its effect's).
+      const effect = step ? step.said || EFFECT[step.effect] || step.effect : "after the phase";
       const action = overridden ? `${t.action} \u2192 ${KIND_WORDS[kind]}` : t.action.replace(/_/g, " ");
       return h(
         "li",
