@@ -205,3 +205,38 @@ def test_a_failure_while_writing_leaves_the_old_file_and_no_partial_one(
         write_screen(situation, verdict, target)
     assert target.read_bytes() == b"the previous picture"
     assert os.listdir(tmp_path) == ["screen.png"]
+
+
+@pytest.mark.parametrize("profile", ["ifab", "tolerance-5cm", "daylight", "confidence-95"])
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.json")), ids=lambda p: p.stem)
+def test_no_small_print_contradicts_the_headline(path: Path, profile: str) -> None:
+    """Issue 27: "GOAL DISALLOWED — OFFSIDE" over "Under a 5 cm tolerance ...: goal stands".
+    The screen's words say what its rule decided and nothing else; a tight call says it is too
+    close to call, exactly when its interval holds level."""
+    from varroom.kinds import SITUATION
+    from varroom.profiles import load_profile
+
+    situation = varroom.load_situation(path)
+    verdict = SITUATION.judged(situation, load_profile(profile))
+    shown = texts(draw_screen(situation, verdict))
+    headline_words = shown["screen-headline"].lower()
+    small = " ".join(text.lower() for gid, text in shown.items() if gid != "screen-headline")
+    if "disallowed" in headline_words or headline_words.startswith("offside"):
+        assert "goal stands" not in small and "no offence" not in small
+    if "stands" in headline_words or "no offence" in headline_words or "onside" in headline_words:
+        assert "disallowed" not in small
+    assert "under " not in shown.get("screen-interval", "").lower()
+    spread = verdict.uncertainty
+    if spread is not None and "screen-interval" in shown:
+        low, high = spread.margin_ci_m
+        holds_level = low < 0 < high or spread.confidence_class.value == "too_close_to_call"
+        # Not where something else settles the call: the unseen, or a position that is no
+        # offence whatever the margin (not involved, a restart).
+        unseen = verdict.status is Status.UNDECIDABLE and verdict.unseen is not None
+        not_the_position = (
+            (verdict.margin_m or 0) > 0
+            and verdict.offender is None
+            and verdict.cause.value != "policy"
+        )
+        said = holds_level and not unseen and not not_the_position
+        assert ("too close to call" in shown["screen-interval"]) is said

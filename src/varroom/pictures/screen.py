@@ -34,7 +34,7 @@ from varroom.engine.explain import distance
 from varroom.engine.judgement import LineSetter
 from varroom.engine.policy import Policy, PolicyError, PolicyKind
 from varroom.engine.uncertainty import ConfidenceClass
-from varroom.engine.verdict import Status, Verdict
+from varroom.engine.verdict import Cause, Status, Verdict
 from varroom.model.situation import Situation
 from varroom.output_file import FIGURE_SUFFIXES, check_target, write_figure
 from varroom.pictures import style, typeset
@@ -155,9 +155,11 @@ def _margin(figure: Figure, story: Story, renderer: RendererBase) -> None:
 
 def certainty(story: Story) -> str:
     """How sure the margin is, and what settled the call, in words that never contradict the
-    headline: '95% interval \u22124 cm to +12 cm: within the measuring error.' and, when that
-    is so, a second line on who decided: 'Law as written: the measurement decides. With a
-    5 cm tolerance, the daylight rule or a 95% confidence rule: goal stands.'"""
+    headline: '95% interval \u22124 cm to +12 cm: too close to call.' and, when that is so, a
+    second line on what decided it: 'Decided by the Law as written: the measured position
+    decides, level is onside.' What another rule would have decided is not said here: beside
+    the headline it reads as its contradiction (issue 27); the review room and --compare say
+    it."""
     spread = story.v.uncertainty
     if spread is None or story.margin is None:
         return ""
@@ -167,33 +169,22 @@ def certainty(story: Story) -> str:
     interval = f"95% interval {signed_distance(low)} to {signed_distance(high)}"
     if story.v.status is Status.UNDECIDABLE and story.v.unseen is not None:
         return f"{interval}: the players out of view decide this call."
-    if story.margin > 0 and story.v.offender is None:
+    if story.margin > 0 and story.v.offender is None and story.v.cause is not Cause.POLICY:
         return f"{interval}: the position does not decide this call."
-    if spread.confidence_class is ConfidenceClass.CLEAR:
+    close = low < 0 < high or spread.confidence_class is ConfidenceClass.TOO_CLOSE_TO_CALL
+    if not close and spread.confidence_class is ConfidenceClass.CLEAR:
         return f"{interval}: clear of the measuring error."
-    if spread.confidence_class is ConfidenceClass.TIGHT:
+    if not close:
         return f"{interval}: tight, but beyond the measuring error."
-    rule = _rule(story.v.policy)
-    words = f"{interval}: within the measuring error.\n{rule[:1].upper() + rule[1:]}"
-    words += ": the measurement decides." if rule == "Law as written" else " in use decides."
-    others: dict[Status, list[str]] = {}
-    for name, status in story.v.policy_outcomes.items():
-        if status is not story.v.status:
-            others.setdefault(status, []).append(_rule(name))
-    goal = story.s.on_field_decision == "goal"
-    would = {
-        Status.OFFENCE: "offside",
-        Status.NO_OFFENCE: "goal stands" if goal else "no offence",
-        Status.UNDECIDABLE: "on-field decision stands",
-    }
-    for status, rules in others.items():
-        either = rules[0] if len(rules) == 1 else ", ".join(rules[:-1]) + " or " + rules[-1]
-        words += f" Under {either}: {would[status]}."
-    return words
+    try:
+        rule = Policy.parse(story.v.policy).rule
+    except PolicyError:
+        rule = story.v.policy
+    return f"{interval}: too close to call.\nDecided by {_rule(story.v.policy)}: {rule}."
 
 
 def _rule(policy_name: str) -> str:
-    """'Law as written', 'a 5 cm tolerance', 'the daylight rule', 'a 95% confidence rule'."""
+    """'the Law as written', 'a 5 cm tolerance', 'the daylight rule', 'a 95% confidence rule'."""
     try:
         policy = Policy.parse(policy_name)
     except PolicyError:
@@ -204,7 +195,7 @@ def _rule(policy_name: str) -> str:
         return "the daylight rule"
     if policy.kind is PolicyKind.CONFIDENCE:
         return f"a {policy.confidence:.0%} confidence rule"
-    return "Law as written"
+    return "the Law as written"
 
 
 def _card(
