@@ -46,3 +46,17 @@ def test_a_picture_that_cannot_be_written_is_one_line_after_the_verdict(runner, 
     assert '"decision": "goal"' in result.stdout
     assert result.stderr.startswith("varroom: cannot write the picture")
     assert not target.parent.exists()
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.json")), ids=lambda p: p.stem)
+def test_the_screens_colours_follow_the_call_not_the_margins_sign(path):
+    """Issue 27: a red "NO GOAL" over a green "+1.39 m: wholly over" (over the bar)."""
+    from matplotlib.colors import to_hex
+
+    from varroom.pictures.ball_line import draw_ball_line_screen
+
+    case = varroom.load_ball_line(path)
+    figure = draw_ball_line_screen(case, varroom.judge_ball_line(case))
+    (banner,) = figure.patches
+    (gap,) = [t for t in figure.texts if t.get_gid() == "ball-line-screen-gap"]
+    assert to_hex(gap.get_color()) == to_hex(banner.get_facecolor())

@@ -75,9 +75,13 @@ def _frame(case: BallLineCase, verdict: BallLineVerdict, xyz: np.ndarray) -> np.
     return np.stack([across, xyz[..., 1 - line.axis], xyz[..., 2]], axis=-1)
 
 
-def _colour(verdict: BallLineVerdict) -> str:
-    """Green for a ball wholly over the line, red for one not."""
-    return style.ONSIDE_GREEN if verdict.margin_m > 0 else style.OFFSIDE_RED
+def _colour(case: BallLineCase, verdict: BallLineVerdict) -> str:
+    """The call's colour, never the measurement's sign alone: green for a goal or the ball in
+    play, red for no goal or out of play (a ball wholly over the goal line above the bar is
+    over, and no goal: red, as its headline)."""
+    return (
+        style.ONSIDE_GREEN if headline(case, verdict) in ("GOAL", "IN PLAY") else style.OFFSIDE_RED
+    )
 
 
 def _gap_words(verdict: BallLineVerdict) -> str:
@@ -170,7 +174,7 @@ def _gap(axes: Axes, case: BallLineCase, verdict: BallLineVerdict, ball: np.ndar
     r_mm = case.ball_radius_m * 1000
     gap_mm = verdict.margin_m * 1000
     reach = max(abs(gap_mm) * 1.6, 10.0)
-    colour = _colour(verdict)
+    colour = _colour(case, verdict)
     axes.set_facecolor(style.PITCH)
     axes.axvspan(-2 * reach, 0.0, color=style.LINE)
     theta = np.linspace(-np.pi / 2, np.pi / 2, 721)
@@ -254,16 +258,9 @@ def draw_ball_line_screen(case: BallLineCase, verdict: BallLineVerdict) -> Figur
     figure = Figure(figsize=(19.2, 10.8), dpi=DPI, facecolor=style.BACKGROUND)
     FigureCanvasAgg(figure)
     words = headline(case, verdict)
-    good = words in ("GOAL", "IN PLAY")
+    colour = _colour(case, verdict)
     figure.patches.append(
-        Rectangle(
-            (0, 0.62),
-            1,
-            0.28,
-            transform=figure.transFigure,
-            color=style.ONSIDE_GREEN if good else style.OFFSIDE_RED,
-            alpha=0.85,
-        )
+        Rectangle((0, 0.62), 1, 0.28, transform=figure.transFigure, color=colour, alpha=0.85)
     )
     chance_words = (
         f"P(wholly over) {chance(verdict.probability)} \u00b7 "
@@ -272,7 +269,7 @@ def draw_ball_line_screen(case: BallLineCase, verdict: BallLineVerdict) -> Figur
     lines = (
         (0.76, words, SCREEN_HEADLINE, "headline"),
         (0.50, _where(case, verdict), SCREEN_WHERE, "where"),
-        (0.38, _gap_words(verdict), SCREEN_GAP.but(colour=_colour(verdict)), "gap"),
+        (0.38, _gap_words(verdict), SCREEN_GAP.but(colour=colour), "gap"),
         (0.24, chance_words, SCREEN_CHANCE, "chance"),
         (0.08, "varroom \u00b7 Laws 9.1 and 10.1", SIGNATURE, "signature"),
     )
