@@ -11,6 +11,7 @@ from varroom.audit.ball_out import BallOutScan
 from varroom.audit.model import Audit
 from varroom.audit.moments import Moments
 from varroom.audit.penalties import find_penalties
+from varroom.engine.explain import counted
 from varroom.match.tracking import MatchTracking
 from varroom.model.noise import Tracking
 from varroom.profiles import Profile
@@ -30,9 +31,10 @@ def with_match_laws(
     ball_lines = ball_line_incidents(match, scan, profile)
     goals_after_out = sum(b.goal_after_ball_out for b in ball_lines)
     counts = (
-        f"{len(penalties)} penalty kicks judged; {len(scan.missed)} balls wholly out of play "
-        f"while play went on; {len(scan.goal_line)} goal-line moments; {goals_after_out} goals "
-        "after a ball out of play earlier in the same play."
+        f"{counted(len(penalties), 'penalty kick')} judged; "
+        f"{counted(len(scan.missed), 'ball', 'balls')} wholly out of play while play went on; "
+        f"{counted(len(scan.goal_line), 'goal-line moment')}; "
+        f"{counted(goals_after_out, 'goal')} after a ball out of play earlier in the same play."
     )
     return dataclasses.replace(
         audit,

@@ -38,6 +38,7 @@ from varroom.audit.moments import ActionSource, Moments, find_moments
 from varroom.audit.penalties import match_players
 from varroom.audit.phases import Pair, Phase, cut_phases, pairs
 from varroom.audit.screening import screen
+from varroom.engine.explain import counted
 from varroom.engine.judge import judge
 from varroom.engine.verdict import Status
 from varroom.match.tracking import MatchTracking, Provider
@@ -212,13 +213,14 @@ def _notes(
     no_ball = int(np.isnan(match.ball_m[:, 0]).sum())
     sources = list(moments.sources)
     notes = [
-        f"{len(moments)} moments of play in {len(match.t_s)} frames: "
+        f"{counted(len(moments), 'moment')} of play in {counted(len(match.t_s), 'frame')}: "
         f"{sources.count(ActionSource.EVENT)} named by event data, "
-        f"{sources.count(ActionSource.RESTART)} restarts of a dead ball, "
+        f"{counted(sources.count(ActionSource.RESTART), 'restart')} of a dead ball, "
         f"{sources.count(ActionSource.INDICATORS)} read from the ball's flight "
         "(IFAB deliberate-play indicators).",
-        f"{no_ball} frames without the ball: no moment of play is taken from them.",
-        f"{len(phases)} attacking phases; {len(flagged)} touches by a player past the line of "
+        f"{counted(no_ball, 'frame')} without the ball: no moment of play is taken from them.",
+        f"{counted(len(phases), 'attacking phase')}; {counted(len(flagged), 'touch', 'touches')} "
+        "by a player past the line of "
         "the opponents seen at his team-mate's play (or out of the broadcast picture at it) "
         "went to the engine.",
     ]

@@ -20,6 +20,7 @@ from rich.text import Text
 
 from varroom.cli.options import FILE, FOLDER, path_option, profile_option, quiet_option
 from varroom.cli.progress import progress_bar
+from varroom.engine.explain import counted
 from varroom.errors import VarroomError
 from varroom.profiles import Profile
 
@@ -117,7 +118,8 @@ def audit_many(
     for match_id, message in summary.errors:
         click.echo(f"varroom: match {match_id} failed: {message}", err=True)
     click.echo(
-        f"{summary.total} matches: {summary.ok} audited, {summary.skipped} already done, "
+        f"{counted(summary.total, 'match', 'matches')}: {summary.ok} audited, "
+        f"{summary.skipped} already done, "
         f"{summary.failed} failed; results in {out / 'incidents.parquet'} and "
         f"{out / 'matches.parquet'}"
     )

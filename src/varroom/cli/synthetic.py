@@ -10,6 +10,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemaini
 
 from varroom.cli.options import FOLDER, quiet_option
 from varroom.cli.progress import progress_bar
+from varroom.engine.explain import counted
 from varroom.errors import InputError
 
 _PENALTY_KINDS = "legal, goalkeeper off his line, encroachment by either side, backward kick"
@@ -77,4 +78,6 @@ def synthetic(
                 f"{error} of {minutes:g}-minute matches: plant fewer, or longer matches "
                 "(--minutes); no manifest written",
             ) from None
-    click.echo(f"{matches} matches of {minutes:g} minutes; manifest: {manifest}")
+    click.echo(
+        f"{counted(matches, 'match', 'matches')} of {minutes:g} minutes; manifest: {manifest}"
+    )

@@ -64,8 +64,8 @@ def season_html(matches: Sequence[Row], incidents: Sequence[Row]) -> str:
         "<!doctype html><html><head><meta charset='utf-8'><title>Season consistency</title>",
         f"<style>{_STYLE}</style></head><body>",
         "<h1>Season consistency report</h1>",
-        f"<p>{len(matches)} matches ({ok} audited, {len(failed)} failed), "
-        f"{len(offside)} offside decisions.</p>",
+        f"<p>{counted(len(matches), 'match', 'matches')} ({ok} audited, {len(failed)} failed), "
+        f"{counted(len(offside), 'offside decision')}.</p>",
         _profile_groups(matches, incidents),
         "<h2>Offside: engine and officials</h2>",
         _image(_agreement_chart(offside, "competition")),
