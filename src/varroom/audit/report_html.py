@@ -146,18 +146,15 @@ def html_report(
     picture: Callable[[Incident], bytes] = png,
 ) -> str:
     """The whole report as one HTML document."""
-    source = (
-        "StatsBomb open data (match data: StatsBomb)"
-        if match.provider is Provider.STATSBOMB
-        else match.provider.value
-    )
+    source = "StatsBomb open data" if match.provider is Provider.STATSBOMB else match.provider.value
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         f"<title>varroom audit: {_text(audit.match)}</title>",
         f"<style>{_STYLE}</style></head><body>",
         f"<h1>Offside audit: {_text(audit.match)}</h1>",
-        f'<p class="source">Data: {_text(source)}. Judged by varroom under IFAB Law 11.</p>',
+        f'<p class="source">Data: {_text(source)}. Judged by varroom under IFAB Law 11, as the '
+        f"{_text(audit.profile.label)} profile applies it.</p>",
         '<ul class="summary">'
         + "".join(f"<li>{_text(line)}</li>" for line in summary(audit))
         + "</ul>",

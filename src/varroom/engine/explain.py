@@ -342,14 +342,19 @@ class _Explainer:
             many_there = "none" if unseen.hits == 0 else str(unseen.hits)
             seen = (
                 f"{many_there} of {unseen.samples} whole teams seen in real play in these "
-                "circumstances had that many there"
+                "circumstances had that many there "
+                f"(chance {_chance(unseen.probability_onside)}, docs/uncertainty.md)"
             )
         else:
-            seen = "no whole team seen in real play to weigh it by"
+            # No chance is said where nothing measured gives one: an even chance would be a
+            # guess dressed as a figure.
+            seen = (
+                "no whole team seen in real play in these circumstances to weigh it by "
+                "(docs/uncertainty.md)"
+            )
         return (
             f"{out}: had {some} stood {deeper}, out of the camera's view ({where}), he would "
-            f"be onside; {seen} (chance {_chance(unseen.probability_onside)}, "
-            "docs/uncertainty.md)"
+            f"be onside; {seen}"
         )
 
     def out_of_view(self, judgement: Judgement, player: str | None) -> str:

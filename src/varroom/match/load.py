@@ -14,7 +14,7 @@ from varroom.match import metrica_epts, skillcorner, sportec_positions, tracab_d
 from varroom.match.convert import Loaded, to_match_tracking
 from varroom.match.files import Contents, FileSpec, check_file, find_malformed, read_contents
 from varroom.match.providers import LOADERS, DatasetKind, Loader
-from varroom.match.statsbomb_360 import FACT_FILES, read_statsbomb_facts
+from varroom.match.statsbomb_360 import FACT_FILES, nicknames, read_statsbomb_facts
 from varroom.match.tracking import MatchTracking, Provider
 
 FilePath = str | os.PathLike[str]
@@ -83,7 +83,12 @@ def _statsbomb(loaders: list[Loader], paths: dict[str, list[Path]]) -> MatchTrac
         [_read(Provider.STATSBOMB, loader, paths, read) for loader in loaders],
     )
     facts = read_statsbomb_facts(match, read["event_data"], read.get("three_sixty_data"))
-    return dataclasses.replace(match, statsbomb_facts=facts)
+    called = nicknames(read["lineup_data"]) if "lineup_data" in read else {}
+    short_names = tuple(
+        called.get(str(pid), short)
+        for pid, short in zip(match.player_ids, match.player_short_names, strict=True)
+    )
+    return dataclasses.replace(match, statsbomb_facts=facts, player_short_names=short_names)
 
 
 def _paths(value: FilePath | Sequence[FilePath]) -> list[Path]:

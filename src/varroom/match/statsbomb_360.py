@@ -10,6 +10,7 @@ match carries the facts, keyed by the event they belong to.
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
@@ -23,7 +24,42 @@ from varroom.match.tracking import MatchTracking
 # Pass outcomes after which a team-mate played the ball: none (complete), or offside called.
 _REACHED_OUTCOMES = frozenset({None, "Pass Offside"})
 # The files the facts are read from, besides kloppy: `load_match` reads each once.
-FACT_FILES = ("event_data", "three_sixty_data")
+FACT_FILES = ("event_data", "lineup_data", "three_sixty_data")
+
+
+def nicknames(lineup_data: Contents) -> dict[str, str]:
+    """Each player's name as his people say it, where StatsBomb's lineup gives one
+    (`player_nickname`: "Jorginho" for Jorge Luiz Frello Filho), by player id. kloppy keeps
+    only the full name, whose family name is no name a fan knows him by. A nickname that is
+    words of the full name written without their accents ("Zeki Celik" for Mehmet Zeki Çelik)
+    is those words as the full name writes them."""
+    try:
+        return {
+            str(player["player_id"]): _as_written(
+                str(player["player_nickname"]), str(player["player_name"])
+            )
+            for team in json.loads(lineup_data.data)
+            for player in team["lineup"]
+            if player.get("player_nickname")
+        }
+    except (KeyError, TypeError, ValueError) as error:
+        raise DataError(lineup_data.path, f"not a StatsBomb lineup ({error!r})") from None
+
+
+def _as_written(nickname: str, name: str) -> str:
+    said, words = nickname.split(), name.split()
+    folded = [_unaccented(word) for word in words]
+    wanted = [_unaccented(word) for word in said]
+    for start in range(len(words) - len(said) + 1):
+        if folded[start : start + len(said)] == wanted:
+            return " ".join(words[start : start + len(said)])
+    return nickname
+
+
+def _unaccented(word: str) -> str:
+    # The dotless i has no decomposition: it is the i a keyboard without Turkish letters types.
+    decomposed = unicodedata.normalize("NFKD", word.replace("ı", "i"))
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
 
 
 def read_statsbomb_facts(
