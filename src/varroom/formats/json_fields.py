@@ -62,9 +62,15 @@ class JsonReader:
     def number(self, value: Any, where: str) -> float:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise self.fail(where, f"expected a number, got {kind_of(value)}")
-        if not math.isfinite(value):
+        try:
+            number = float(value)
+        except OverflowError:  # an integer of over 308 digits: past what a float holds
+            raise self.fail(
+                where, "expected a number within ±1.8e308, got a larger integer"
+            ) from None
+        if not math.isfinite(number):
             raise self.fail(where, f"expected a finite number, got {value}")
-        return float(value)
+        return number
 
     def positive(self, value: Any, where: str) -> float:
         number = self.number(value, where)

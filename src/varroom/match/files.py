@@ -14,6 +14,7 @@ import io
 import json
 import lzma
 import xml.etree.ElementTree as ElementTree
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
@@ -22,6 +23,7 @@ from pathlib import Path
 from varroom.errors import DataError
 
 _HEAD_BYTES = 64 * 1024
+_PIECE_BYTES = 1024 * 1024  # inflated at a time, to count a compressed file's size
 _TAIL_BYTES = 1024
 _BOM = b"\xef\xbb\xbf"
 
@@ -97,6 +99,28 @@ def read_contents(path: Path) -> Contents:
     except (OSError, EOFError, lzma.LZMAError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else error
         raise DataError(path, f"cannot read the file: {reason}") from None
+
+
+def is_compressed(path: Path) -> bool:
+    """Whether kloppy inflates the file as it reads it (by its suffix)."""
+    return path.suffix in _OPENERS
+
+
+def inflated_size(path: Path, limit: int) -> int | None:
+    """The bytes a compressed file inflates to, inflated a piece at a time and dropped, so
+    that a decompression bomb costs no memory; None once past `limit`, without inflating
+    further. DataError naming the file when it does not inflate."""
+    total = 0
+    try:
+        with _open(path) as stream:
+            while piece := stream.read(_PIECE_BYTES):
+                total += len(piece)
+                if total > limit:
+                    return None
+    except (OSError, EOFError, lzma.LZMAError, zlib.error) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        raise DataError(path, f"cannot inflate the file: {reason}") from None
+    return total
 
 
 def find_malformed(files: list[tuple[Path, FileSpec]]) -> DataError | None:

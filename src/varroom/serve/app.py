@@ -23,6 +23,7 @@ from varroom.serve.config import (
     DEFAULT_DATA_DIR,
     LOOPBACK_NAMES,
     MAX_AUDIT_BYTES,
+    MAX_INFLATED_BYTES,
     MAX_SITUATION_BYTES,
     PRIVATE_DIR,
     READ_TIMEOUT_S,
@@ -49,6 +50,7 @@ def create_app(
     audit_runner: AuditRunner | None = None,
     max_situation_bytes: int = MAX_SITUATION_BYTES,
     max_audit_bytes: int = MAX_AUDIT_BYTES,
+    max_inflated_bytes: int = MAX_INFLATED_BYTES,
     allowed_hosts: tuple[str, ...] | None = None,
     prewarm_render: bool = False,
     read_timeout_s: float = READ_TIMEOUT_S,
@@ -62,7 +64,8 @@ def create_app(
     `db_url` defaults to SQLite in `data_dir` (`sqlite:///<data_dir>/varroom.db`); the schema
     is migrated to the newest revision before this returns. With a `token`, every /api call
     needs `Authorization: Bearer <token>`; without one, only loopback host names are served
-    (`allowed_hosts` overrides that list). A request body that stalls for `read_timeout_s`
+    (`allowed_hosts` overrides that list). An audit's compressed files may inflate to
+    `max_inflated_bytes` in all (413 beyond). A request body that stalls for `read_timeout_s`
     is answered 408 and dropped. Incidents are judged under `profile` (`ifab` unless given)
     unless their upload names another (`varroom.serve.service.profiles`).
 
@@ -88,6 +91,7 @@ def create_app(
     limits = Limits(
         situation_bytes=max_situation_bytes,
         audit_bytes=max_audit_bytes,
+        inflated_bytes=max_inflated_bytes,
         read_timeout_s=read_timeout_s,
     )
     profiles = RoomProfiles(ifab() if profile is None else profile)

@@ -7,6 +7,10 @@ from pathlib import Path
 
 MAX_SITUATION_BYTES = 2 * 1024 * 1024
 MAX_AUDIT_BYTES = 1024 * 1024 * 1024
+# What an audit's compressed files may inflate to, in all: several full matches of 25 Hz
+# tracking, while a 1 MB file of a few repeated bytes inflates to 1 GiB (and an audit holds
+# about three times its files' bytes in memory).
+MAX_INFLATED_BYTES = 512 * 1024 * 1024
 MAX_STILL_BYTES = 25 * 1024 * 1024  # a 4K PNG broadcast frame
 DEFAULT_DATA_DIR = Path("varroom-data")
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
@@ -25,6 +29,7 @@ MAX_ID = 2**62
 class Limits:
     situation_bytes: int = MAX_SITUATION_BYTES
     audit_bytes: int = MAX_AUDIT_BYTES
+    inflated_bytes: int = MAX_INFLATED_BYTES
     audit_files: int = 20
     still_bytes: int = MAX_STILL_BYTES
     read_timeout_s: float = READ_TIMEOUT_S

@@ -1,15 +1,17 @@
 """The JSON a client sends, read and checked before anything is stored.
 
 Python's reader accepts what neither the database nor the answers can hold: integers past
-its digit limit (a `ValueError`, not a `JSONDecodeError`), lone surrogates such as
-`"\\ud800"` (UTF-8 cannot encode them), NUL characters (PostgreSQL's text cannot hold
-them), and nesting deeper than the answer's serializer goes. Each is a 422 with the JSON
-path, before the situation is judged or stored.
+its digit limit (a `ValueError`, not a `JSONDecodeError`), `NaN`, `Infinity` and numbers
+past a float's range such as `1e999` (not JSON: stored, they would be read back by no other
+reader), lone surrogates such as `"\\ud800"` (UTF-8 cannot encode them), NUL characters
+(PostgreSQL's text cannot hold them), and nesting deeper than the answer's serializer goes.
+Each is a 422 with the JSON path, before the situation is judged or stored.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import re
 import sys
 from collections.abc import Callable, Coroutine
@@ -64,6 +66,9 @@ def check(data: Any) -> None:
             _text(value, where)
         elif isinstance(value, _TooManyDigits):
             raise ApiError(422, f"a number with {value.digits} digits: at most {MAX_DIGITS}", where)
+        elif isinstance(value, float) and not math.isfinite(value):
+            # In the words of the situation reader's own check, which the CLI prints.
+            raise ApiError(422, f"expected a finite number, got {value}", where)
         elif isinstance(value, dict):
             children = []
             for key, item in value.items():

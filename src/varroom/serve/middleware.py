@@ -2,8 +2,8 @@
 
 - Host: without a token, only loopback names are served (no DNS rebinding).
 - /api: a bearer token when one is set (401); a cross-site Origin on a write (403);
-  bodies over the size limit (413), by Content-Length or by counting as they arrive;
-  bodies that stall (408).
+  bodies over the size limit (413), by Content-Length or by counting as they arrive, the
+  rest of the body read and dropped before the connection closes; bodies that stall (408).
 - Security headers and an `X-Request-Id` on every response; /api answers are never cached.
 - An error no handler answered is logged with the request id and answered as a JSON 500
   that says nothing of the code or the server's files.
@@ -30,6 +30,11 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+# How long the rest of a refused body is read (and dropped) before the connection closes.
+# Closed with the client's bytes unread, a socket sends a reset, which can reach the client
+# before the 413 and take it away (as nginx's lingering close avoids).
+LINGER_S = 30.0
 
 SECURITY_HEADERS = (
     (b"x-content-type-options", b"nosniff"),
@@ -73,8 +78,14 @@ class _Exchange:
         await self._send(message)
 
     async def refuse(
-        self, status: int, error: str, more: tuple[tuple[bytes, bytes], ...] = ()
+        self,
+        status: int,
+        error: str,
+        more: tuple[tuple[bytes, bytes], ...] = (),
+        rest: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
+        """Answer `status` and end the exchange; with `rest`, the answer is sent whole but
+        ends only once `rest` has read what the client still sends of its body."""
         if self.started:
             self.done = True
             return
@@ -91,7 +102,10 @@ class _Exchange:
                 ],
             }
         )
-        await self.send({"type": "http.response.body", "body": body})
+        await self.send({"type": "http.response.body", "body": body, "more_body": rest is not None})
+        if rest is not None:
+            await rest()
+            await self.send({"type": "http.response.body", "body": b""})
         self.done = True
 
 
@@ -136,7 +150,10 @@ class Guard:
             if path == "/api/stills"
             else self.limits.situation_bytes
         )
-        await self._within(limit, scope, receive, exchange, headers.get("content-length"))
+        expects_continue = headers.get("expect", "").lower() == "100-continue"
+        await self._within(
+            limit, scope, receive, exchange, headers.get("content-length"), expects_continue
+        )
 
     def _refusal(
         self, method: str, headers: Headers
@@ -167,9 +184,24 @@ class Guard:
         receive: Receive,
         exchange: _Exchange,
         length: str | None,
+        expects_continue: bool,
     ) -> None:
         """Pass the request on while its body stays under `limit` bytes; 413 beyond."""
         too_large = f"request body over the limit of {limit} bytes"
+        timeout_s = self.limits.read_timeout_s
+
+        async def rest() -> None:
+            try:
+                async with asyncio.timeout(LINGER_S):
+                    while True:
+                        message = await asyncio.wait_for(receive(), timeout_s)
+                        if message["type"] != "http.request" or not message.get("more_body"):
+                            return
+            except TimeoutError:
+                return
+
+        # A client that waits for "100 Continue" sends no body after a 413: none to read.
+        after_413 = None if expects_continue else rest
         if length is not None:
             try:
                 declared = int(length)
@@ -177,11 +209,10 @@ class Guard:
                 await exchange.refuse(400, "bad Content-Length")
                 return
             if declared > limit:
-                await exchange.refuse(413, too_large)
+                await exchange.refuse(413, too_large, rest=after_413)
                 return
         received = 0
         body_read = False
-        timeout_s = self.limits.read_timeout_s
 
         async def counted_receive() -> Message:
             nonlocal received, body_read
@@ -198,7 +229,7 @@ class Guard:
                 received += len(message.get("body", b""))
                 body_read = not message.get("more_body", False)
                 if received > limit:
-                    await exchange.refuse(413, too_large)
+                    await exchange.refuse(413, too_large, rest=None if body_read else after_413)
                     return {"type": "http.disconnect"}
             return message
 

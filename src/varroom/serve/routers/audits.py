@@ -14,7 +14,7 @@ from varroom.serve.audit import provider_files
 from varroom.serve.dependencies import AuditId, RoomDep
 from varroom.serve.errors import ApiError
 from varroom.serve.schemas import responses
-from varroom.serve.service.audits import save_upload, stored_name
+from varroom.serve.service.audits import inflated_bytes, save_upload, stored_name
 from varroom.serve.service.display import safe_name
 
 router = APIRouter(tags=["audit"])
@@ -57,14 +57,20 @@ async def start_audit(
         Form(description="kloppy's name for each file, in order (raw_data, meta_data, ...)"),
     ] = None,
 ) -> JSONResponse:
-    """Audit a match from a provider's files in the background: 202 with the audit's id."""
+    """Audit a match from a provider's files in the background: 202 with the audit's id.
+    A compressed file (.gz, .bz2, .xz) that does not inflate is 422; past the limit on what
+    an audit's compressed files inflate to, 413."""
     roles = checked_roles(provider, len(files), roles, room.limits.audit_files)
     audit_id, folder = room.audits.new_folder()
     stored: list[dict[str, Any]] = []
+    inflated = 0
     try:
         for i, (upload, role) in enumerate(zip(files, roles, strict=True)):
             name = stored_name(i, upload.filename)
             size = await run_in_threadpool(save_upload, upload.file, folder / name)
+            inflated += await run_in_threadpool(
+                inflated_bytes, folder / name, inflated, room.limits.inflated_bytes, f"$.files[{i}]"
+            )
             stored.append(
                 {"role": role, "stored": name, "name": safe_name(upload.filename), "bytes": size}
             )

@@ -17,7 +17,7 @@ from typing import IO, Any
 
 import sqlalchemy as sa
 
-from varroom.errors import VarroomError
+from varroom.errors import DataError, VarroomError
 from varroom.serve import db
 from varroom.serve.audit import AuditRunner, incident_dict
 from varroom.serve.config import PRIVATE_DIR, PRIVATE_FILE
@@ -58,6 +58,25 @@ def save_upload(source: IO[bytes], path: Path) -> int:
         return out.tell()
 
 
+def inflated_bytes(path: Path, already: int, limit: int, where: str) -> int:
+    """What a compressed upload inflates to (0 for one that is not compressed), counted a
+    piece at a time: a 413 once the audit's compressed files pass `limit` with the `already`
+    inflated, a 422 if it does not inflate."""
+    from varroom.match.files import inflated_size, is_compressed  # when an audit comes in
+
+    if not is_compressed(path):
+        return 0
+    try:
+        size = inflated_size(path, limit - already)
+    except DataError as error:
+        raise ApiError(422, error.problem, where) from None
+    if size is None:
+        raise ApiError(
+            413, f"the audit's compressed files inflate past the limit of {limit} bytes", where
+        )
+    return size
+
+
 class Audits:
     def __init__(self, store: Store, folder: Path, runner: AuditRunner, queue: Queue) -> None:
         self.store = store
@@ -68,6 +87,11 @@ class Audits:
         self._executor_lock = Lock()
         folder.mkdir(mode=PRIVATE_DIR, parents=True, exist_ok=True)
         self._fail_interrupted()
+        # The uploads of audits the server was receiving or running when it stopped (kill -9
+        # leaves them): the room's data is one server's, so none is under way now.
+        for leftover in folder.iterdir():
+            if leftover.is_dir():
+                shutil.rmtree(leftover, ignore_errors=True)
 
     def new_folder(self) -> tuple[str, Path]:
         """A new audit's id and the folder its uploads go to."""

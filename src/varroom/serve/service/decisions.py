@@ -1,7 +1,9 @@
 """The decision log: append-only; a correction is a new entry that names the one it corrects.
 
 A decision sent twice with the same (reviewer, client_ref) is recorded once: the database's
-unique index refuses the second, and the first is answered again.
+unique index refuses the second, and the first is answered again. A client_ref sent again
+with another decision, duration, correction, note or facts is a 409 naming the field: the
+new decision would otherwise be dropped without a word.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from varroom.model.ball_line import BallLineDecision
 from varroom.serve import db
 from varroom.serve.errors import ApiError
 from varroom.serve.schemas import DecisionIn
-from varroom.serve.service.review import Review, check_version
+from varroom.serve.service.review import Review, check_version, normalised_facts
 from varroom.serve.service.store import LogWriter, Store, now
 
 OUTCOME_OF_STATUS = {"offence": "offside", "no_offence": "no_offence"}
@@ -45,7 +47,7 @@ class DecisionLog:
         if entry.client_ref is not None:  # a retry: answered before any check of the facts
             existing = self._by_client_ref(entry.reviewer, entry.client_ref)
             if existing is not None:
-                return self._same_entry(existing, situation_id), False
+                return self._same_entry(existing, situation_id, entry), False
         try:
             with self.store.logged() as log:
                 row = self.store.situation_row(log.conn, situation_id)
@@ -65,7 +67,7 @@ class DecisionLog:
                 existing = self._by_client_ref(entry.reviewer, entry.client_ref)
             if existing is None:
                 raise
-            return self._same_entry(existing, situation_id), False
+            return self._same_entry(existing, situation_id, entry), False
         return entry_out({"id": new_id, **values}, title=row.title), True
 
     def _values(
@@ -110,19 +112,35 @@ class DecisionLog:
         d = db.decisions
         with self.store.engine.connect() as conn:
             return conn.execute(
-                sa.select(d, db.situations.c.title)
+                sa.select(d, db.situations.c.title, db.situations.c.situation_json)
                 .join(db.situations, db.situations.c.id == d.c.situation_id)
                 .where(d.c.reviewer == reviewer, d.c.client_ref == client_ref)
             ).first()
 
     @staticmethod
-    def _same_entry(row: Any, situation_id: int) -> dict[str, Any]:
+    def _same_entry(row: Any, situation_id: int, entry: DecisionIn) -> dict[str, Any]:
+        """The entry recorded under the client_ref, if `entry` is the same decision sent
+        again; a 409 naming what differs if it is another."""
+        already = f"client_ref {row.client_ref!r} of {row.reviewer!r} is already decision {row.id}"
         if row.situation_id != situation_id:
+            raise ApiError(409, f"{already} on situation {row.situation_id}", "$.client_ref")
+        sent = {
+            "decision": entry.decision,
+            "duration_s": round(entry.duration_s, 3),
+            "corrects": entry.corrects,
+            "note": entry.note,
+        }
+        differs = [field for field, value in sent.items() if row._mapping[field] != value]
+        # Facts left out are those set at the time: only facts sent can differ from the entry's.
+        if entry.facts is not None:
+            facts = normalised_facts(json.loads(row.situation_json), entry.facts, "$.facts")
+            differs += ["facts"] if facts != json.loads(row.facts_json) else []
+        if differs:
             raise ApiError(
                 409,
-                f"client_ref {row.client_ref!r} of {row.reviewer!r} is already decision "
-                f"{row.id} on situation {row.situation_id}",
-                "$.client_ref",
+                f"{already}, with another {differs[0]}: a new decision needs a new client_ref",
+                f"$.{differs[0]}",
+                {"decision_id": row.id},
             )
         return entry_out(row._mapping, title=row.title)
 

@@ -65,10 +65,7 @@ class Review:
         """The verdict on the situation with `facts`, under the incident's profile: (verdict,
         the facts normalised, whether they differ from the incident's, judge seconds). Nothing
         is stored."""
-        try:
-            normalised = normalise(data, facts, where)
-        except FactsError as error:
-            raise ApiError(422, error.problem, error.where) from None
+        normalised = normalised_facts(data, facts, where)
         start = time.perf_counter()
         if normalised == json.loads(row.facts_json):
             return json.loads(row.verdict_json), normalised, False, time.perf_counter() - start
@@ -107,6 +104,14 @@ class Review:
             check_version(self.store.situation_row(conn, row.id), row.facts_version)
         log.record_situation(row.id)
         return verdict, normalised, judge_s
+
+
+def normalised_facts(data: dict[str, Any], facts: Facts, where: str) -> dict[str, Any]:
+    """The facts as the situation stores them, or a 422 with the JSON path of a fault."""
+    try:
+        return normalise(data, facts, where)
+    except FactsError as error:
+        raise ApiError(422, error.problem, error.where) from None
 
 
 def check_version(row: Any, expected: int | None) -> None:

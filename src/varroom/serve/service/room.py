@@ -44,6 +44,13 @@ class LogWatch:
         self._thread.join()
 
 
+def remove_partial_files(folder: Path) -> None:
+    """Remove the files a server stopped mid-write left in `folder`: those under the names
+    `varroom.output_file.temporary_path` gives, before they were renamed into place."""
+    for partial in folder.glob(".*.part.*"):
+        partial.unlink(missing_ok=True)
+
+
 @dataclass(frozen=True, slots=True)
 class Room:
     data_dir: Path
@@ -70,9 +77,11 @@ class Room:
     ) -> Room:
         """The services on one database, judging under `profiles`; pictures in
         `data_dir/images`, uploads in `uploads`. Audits that were under way when the server
-        last stopped are marked failed. The log is checked whole now and every
+        last stopped are marked failed, and what it was writing then is removed. The log is checked whole now and every
         `verify_every_s` seconds."""
         log.verify()
+        for folder in ("stills", "images"):
+            remove_partial_files(data_dir / folder)
         store = Store(engine, log)
         queue = Queue(store, profiles)
         review = Review(store, profiles)
