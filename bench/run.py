@@ -40,6 +40,7 @@ from serve_load import bench_recompute, bench_review_room  # noqa: E402
 from situation_22x3 import situation_22x3  # noqa: E402
 from statsbomb_audit import bench_statsbomb  # noqa: E402
 from still import bench_still  # noqa: E402
+from tracab_load import bench_tracab_load  # noqa: E402
 from unseen_calibration import bench_unseen_calibration  # noqa: E402
 from unseen_oracle import bench_unseen_oracle  # noqa: E402
 
@@ -100,11 +101,16 @@ def load_average() -> str:
         return "unknown"
 
 
-def bench_cli() -> dict[str, Any]:
-    varroom_bin = str(Path(sys.executable).with_name("varroom"))
-    # Time varroom as installed: pip compiles a package's modules (numpy's are); where
-    # PYTHONDONTWRITEBYTECODE is set, this checkout would compile ~50 of them at every run.
+def installed_varroom() -> str:
+    """The console script, its modules compiled: time varroom as installed (pip compiles a
+    package's modules, numpy's are); where PYTHONDONTWRITEBYTECODE is set, this checkout would
+    compile ~50 of them at every run."""
     compileall.compile_dir(ROOT / "src" / "varroom", quiet=1)
+    return str(Path(sys.executable).with_name("varroom"))
+
+
+def bench_cli() -> dict[str, Any]:
+    varroom_bin = installed_varroom()
     load = load_average()
     with tempfile.TemporaryDirectory() as tmp:
         walls = interleaved_wall_s(
@@ -121,6 +127,23 @@ def bench_cli() -> dict[str, Any]:
         "check_json_vs_import_numpy": walls["check_json_wall_s"] / numpy_s,
         "check_image_vs_import_numpy": walls["check_image_wall_s"] / numpy_s,
         "cli_bench_loadavg": f"{load} (before) {load_average()} (after)",
+    }
+
+
+def bench_help() -> dict[str, Any]:
+    """`varroom --help`, which imports no command (issue 26), against `import numpy`."""
+    varroom_bin = installed_varroom()
+    load = load_average()
+    walls = interleaved_wall_s(
+        {
+            "help_wall_s": [varroom_bin, "--help"],
+            "reference_import_numpy_help_wall_s": [sys.executable, "-c", "import numpy"],
+        },
+        runs=7,
+    )
+    return walls | {
+        "help_vs_import_numpy": walls["help_wall_s"] / walls["reference_import_numpy_help_wall_s"],
+        "help_bench_loadavg": f"{load} (before) {load_average()} (after)",
     }
 
 
@@ -145,6 +168,8 @@ SECTIONS: list[Callable[[], dict[str, Any]]] = [
     bench_penalty,
     bench_ball_line,
     bench_cli,
+    bench_help,
+    bench_tracab_load,
     bench_load_skillcorner,
     bench_audit,
     bench_audit_skillcorner,
@@ -226,6 +251,30 @@ ROWS = [
         "`varroom check --image` Kane, wall (s)",
         "reference_import_numpy_wall_s",
         "<= 10x",
+    ),
+    (
+        "help_wall_s",
+        "`varroom --help`, wall, median of 7 interleaved (s)",
+        "reference_import_numpy_help_wall_s",
+        "<= 1.5x",
+    ),
+    (
+        "tracab_load_cpu_s_25hz",
+        "load a synthetic 90-min 25 Hz Tracab match, CPU of `load_match`, fresh process (s)",
+        "reference_tracab_splitlines_cpu_s",
+        "<= 4x",
+    ),
+    (
+        "tracab_load_peak_mb_25hz",
+        "peak RSS of that load above the process before it (MB)",
+        "reference_tracab_match_arrays_mb",
+        "<= 2.5x",
+    ),
+    (
+        "tracab_load_peak_mb_50hz",
+        "peak RSS of loading the same match at 50 Hz (MB)",
+        "reference_tracab_load_peak_mb_25hz",
+        "<= 2x",
     ),
     (
         "load_s_skillcorner_fast",

@@ -1,5 +1,6 @@
 """What a process imports: `import varroom` and `varroom check --json` load only what they use
-(the bench holds `check`'s time against `import numpy`), the package's names load on first use,
+(the bench holds `check`'s time against `import numpy`), `varroom --help` no command and
+`varroom CMD --help` only CMD's, the package's names load on first use,
 the console script leaves nothing behind for the last collection at exit, and the collector
 makes no passes while a command imports and `check` draws."""
 
@@ -11,12 +12,14 @@ import subprocess
 import sys
 from typing import Any
 
+import click
 import pytest
 
 import varroom
 import varroom.profiles.judging as judging_module
 from conftest import EXAMPLES
 from varroom.cli import collector
+from varroom.cli.main import _LAZY_COMMANDS, cli
 from varroom.kinds import resolve
 
 KANE = EXAMPLES / "tottenham-sporting-2022-kane.json"
@@ -50,6 +53,15 @@ def under(modules: set[str], prefixes: tuple[str, ...] | set[str]) -> set[str]:
     return {m for m in modules if any(m == p or m.startswith(p + ".") for p in prefixes)}
 
 
+def console_script(*args: str) -> str:
+    """Code running the console script's own entry point with `args`, as `varroom ARGS` does."""
+    return (
+        f"sys.argv = ['varroom', *{list(args)!r}]\n"
+        "from varroom.cli import main\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass"
+    )
+
+
 def test_import_varroom_loads_no_part_of_it() -> None:
     loaded = modules_after("import varroom")
     # The package and what resolves its names on first use, nothing else.
@@ -65,15 +77,53 @@ def test_a_name_loads_its_own_part_only() -> None:
 
 def test_check_json_imports_only_what_judging_a_situation_needs() -> None:
     """Through the console script's own entry point, as `varroom check` runs."""
-    code = (
-        "sys.argv = ['varroom', 'check', sys.argv[1], '--json']\n"
-        "from varroom.cli import main\n"
-        "try:\n    main()\nexcept SystemExit:\n    pass"
-    )
-    loaded = modules_after(code, str(KANE))
+    loaded = modules_after(console_script("check", str(KANE), "--json"))
     assert "varroom.engine.judge" in loaded  # it did judge
     assert under(loaded, HEAVY) == set()
     assert under(loaded, OTHER_PARTS) == set()
+
+
+# What the command line needs before it knows the command: the group and its shared options.
+CLI_BASE = {"varroom.cli", "varroom.cli.main", "varroom.cli.options", "varroom.cli.collector"}
+COMMAND_MODULES = {module for module, _, _ in _LAZY_COMMANDS.values()}
+
+
+def test_help_imports_no_command() -> None:
+    loaded = modules_after(console_script("--help"))
+    assert under(loaded, ("varroom.cli",)) == CLI_BASE
+    assert under(loaded, HEAVY | {"numpy"}) == set()
+
+
+@pytest.mark.parametrize("name", sorted(_LAZY_COMMANDS))
+def test_a_commands_help_imports_that_command_only(name: str) -> None:
+    """No other command than those its module imports itself (`replay` takes `audit`'s options)."""
+    module = _LAZY_COMMANDS[name][0]
+    loaded = modules_after(console_script(name, "--help"))
+    assert module in loaded
+    assert loaded & COMMAND_MODULES == modules_after(f"import {module}") & COMMAND_MODULES
+
+
+@pytest.mark.parametrize("name", sorted(_LAZY_COMMANDS))
+def test_the_listed_help_is_the_commands_own(name: str) -> None:
+    """--help lists a lazy command's line from the table: the one its docstring gives."""
+    command = cli.get_command(click.Context(cli), name)
+    assert command is not None and not command.hidden
+    assert _LAZY_COMMANDS[name][2] == command.get_short_help_str(sys.maxsize)
+
+
+@pytest.mark.parametrize("width_chars", [60, 80, 120])
+def test_help_lists_the_commands_as_click_would_with_them_imported(width_chars: int) -> None:
+    """Shortened to the terminal's width the same way."""
+    context = click.Context(cli, terminal_width=width_chars)
+    imported = click.Group(
+        commands={name: cli.get_command(context, name) for name in cli.list_commands(context)}
+    )
+    listings = []
+    for group in (cli, imported):
+        formatter = context.make_formatter()
+        group.format_commands(context, formatter)
+        listings.append(formatter.getvalue())
+    assert listings[0] == listings[1]
 
 
 @pytest.mark.parametrize("name", varroom.__all__)

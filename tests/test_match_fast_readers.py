@@ -220,6 +220,13 @@ def test_tracab_json_raw_data_is_kloppys() -> None:
     assert_same_match(fast, load_tracab(False, "tracab_meta.json", raw_data=raw_json))
 
 
+def test_tracab_decimal_positions_are_kloppys(write: Callable[[str, bytes], Path]) -> None:
+    raw = write("tracab.dat", TRACAB_FRAMES.read_bytes().replace(b",-913,", b",-913.5,", 1))
+    fast = load_tracab(True, raw_data=raw)
+    assert_same_match(fast, load_tracab(False, raw_data=raw))
+    assert np.float32(-9.135) in fast.players_m
+
+
 @pytest.mark.parametrize(
     ("cut_at", "message"),
     [

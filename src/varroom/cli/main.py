@@ -14,26 +14,87 @@ import click
 
 from varroom.cli import collector
 from varroom.cli.options import FOLDER, profile_option, token_option
-from varroom.errors import FormatWarning, VarroomError
+from varroom.errors import FormatWarning, OptionError, VarroomError
 
 if TYPE_CHECKING:
     from varroom.profiles import Profile
 
-# Commands imported only when run (or listed by --help): `check` must not pay for the audit's
-# imports (kloppy, rich's progress bars), nor `audit` for the review room's.
-# Each command's name -> (module, the click command's name in it).
+# Commands imported only when run: `check` must not pay for the audit's imports (kloppy, rich's
+# progress bars), nor `audit` for the review room's, nor `varroom --help` for any of them.
+# Each command's name -> (module, the click command's name in it, the command's one line of help
+# as `get_short_help_str` gives it untruncated: what --help lists; a test holds it to the
+# command's own).
 _LAZY_COMMANDS = {
-    "check": ("varroom.cli.check", "check"),
-    "audit": ("varroom.cli.audit", "audit"),
-    "examples": ("varroom.cli.examples", "examples"),
-    "synthetic": ("varroom.cli.synthetic", "synthetic"),
-    "audit-many": ("varroom.cli.audit_many", "audit_many"),
-    "season": ("varroom.cli.season", "season"),
-    "still": ("varroom.cli.still", "still"),
-    "replay": ("varroom.cli.replay", "replay"),
-    "live": ("varroom.cli.live", "live"),
-    "schema": ("varroom.cli.schema", "schema"),
-    "profiles": ("varroom.cli.profiles", "profiles"),
+    "check": (
+        "varroom.cli.check",
+        "check",
+        "Judge one FILE: a situation under Law 11, a penalty kick under Law 14, or a ball line "
+        "under Laws 9 and 10 (told apart by its `kind`, docs/formats/), as a competition's "
+        "profile applies them.",
+    ),
+    "audit": (
+        "varroom.cli.audit",
+        "audit",
+        "Audit a match's offside decisions: PROVIDER is kloppy's name (statsbomb, sportec, ...), "
+        "the files are kloppy's arguments (--event-data, --lineup-data, --raw-data, ...).",
+    ),
+    "examples": (
+        "varroom.cli.examples",
+        "examples",
+        "The example situations and the match sample shipped with varroom.",
+    ),
+    "synthetic": (
+        "varroom.cli.synthetic",
+        "synthetic",
+        "Write seeded synthetic matches with planted offside situations (and, if asked, penalty "
+        "kicks and balls over the line) as Tracab files (meta.xml, tracking.dat), each with its "
+        "officials' calls and planted offside truth, and OUT/manifest.csv for "
+        "`varroom audit-many`.",
+    ),
+    "audit-many": (
+        "varroom.cli.audit_many",
+        "audit_many",
+        "Audit every match of MANIFEST (a CSV: match_id, provider, competition, season, referee, "
+        "profile, and the files by kloppy's names), each under its row's profile or --profile.",
+    ),
+    "season": (
+        "varroom.cli.season",
+        "season",
+        "Write the consistency report of RESULTS (an `audit-many --out` folder): per "
+        "competition, team and referee, calls agreed, by the engine only, by the officials only, "
+        "the margins, the tight calls and what each policy would have decided.",
+    ),
+    "still": (
+        "varroom.cli.still",
+        "still",
+        "Judge the moment a broadcast still IMAGE shows, from the marks on it (docs/still.md).",
+    ),
+    "replay": (
+        "varroom.cli.replay",
+        "replay",
+        "Stream a recorded match as the live frame stream (docs/formats/frames.md): SOURCE is a "
+        "provider with its files (--raw-data, --meta-data, ...) or a frame stream file.",
+    ),
+    "live": (
+        "varroom.cli.live",
+        "live",
+        "Follow a live frame stream (docs/formats/frames.md) and alert on every offside offence "
+        "the moment it is decidable, and on every penalty kick and ball over a line, as the "
+        "competition's profile applies the Laws.",
+    ),
+    "schema": (
+        "varroom.cli.schema",
+        "schema",
+        "Print the JSON Schema (draft 2020-12) of KIND: situation, penalty_kick, ball_line, "
+        "still_marks (as the files name their kind), frames (one line of a frame stream), alert "
+        "(one line of `varroom live --json`), profile (a competition profile, TOML) or verdict "
+        "(what `varroom check --json` prints).",
+    ),
+    "profiles": (
+        "varroom.cli.profiles",
+        "profiles",
+        "The competition profiles: how a competition applies the Laws (docs/formats/profile.md).",
+    ),
 }
 
 
@@ -55,11 +116,20 @@ class _Group(click.Group):
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in _LAZY_COMMANDS:
-            module, name = _LAZY_COMMANDS[cmd_name]
+            module, name, _ = _LAZY_COMMANDS[cmd_name]
             with collector.paused():
                 command: click.Command = getattr(import_module(module), name)
             return command
         return super().get_command(ctx, cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # click lists a group's commands from what `get_command` gives: here, for a lazy command,
+        # a stand-in with its line of help from the table (click shortens it to the terminal's
+        # width as it would the command's own), so that --help imports no command.
+        lazy = {
+            name: click.Command(name, help=line) for name, (_, _, line) in _LAZY_COMMANDS.items()
+        }
+        click.Group(commands={**self.commands, **lazy}).format_commands(ctx, formatter)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -103,6 +173,21 @@ _data_dir_option = click.option(
 )
 
 
+_log_key_option = click.option(
+    "--log-key",
+    type=click.Path(dir_okay=False, path_type=Path),
+    envvar="VARROOM_LOG_KEY_FILE",
+    help="File of the log's key (made at the first serve). Keep it outside the database, "
+    "ideally outside the data folder.  [default: <data-dir>/keys/log.key]",
+)
+_checkpoints_option = click.option(
+    "--checkpoints",
+    type=FOLDER,
+    help="Folder of the log's signed checkpoints (another machine's mount, say).  "
+    "[default: <data-dir>/checkpoints]",
+)
+
+
 @cli.command()
 @click.option(
     "--host",
@@ -115,6 +200,16 @@ _data_dir_option = click.option(
 @token_option("--token", "Every /api call must bring it (Authorization: Bearer).")
 @_data_dir_option
 @profile_option
+@_log_key_option
+@_checkpoints_option
+@click.option(
+    "--verify-every",
+    type=click.FloatRange(min=0.01),
+    default=10.0,
+    show_default=True,
+    metavar="MINUTES",
+    help="Check the whole log this often (and at start).",
+)
 def serve(
     host: str,
     port: int,
@@ -122,6 +217,9 @@ def serve(
     token: str | None,
     data_dir: Path,
     profile: Profile,
+    log_key: Path | None,
+    checkpoints: Path | None,
+    verify_every: float,
 ) -> None:
     """The review room: a web page to check verdicts, set facts and record decisions.
 
@@ -132,22 +230,54 @@ def serve(
         raise VarroomError(
             f"varroom serve needs the serve extra: pip install 'varroom[serve]' ({error})"
         ) from None
-    run_server(host, port, db_url, token, data_dir=data_dir, profile=profile)
+    run_server(
+        host,
+        port,
+        db_url,
+        token,
+        data_dir=data_dir,
+        profile=profile,
+        log_key=log_key,
+        checkpoints=checkpoints,
+        verify_every_s=verify_every * 60,
+    )
 
 
 @cli.command("verify-log")
 @_db_option
 @_data_dir_option
-def verify_log(db_url: str | None, data_dir: Path) -> None:
-    """Check the review room's decision log against its hash chain (exit 3 if it was changed)."""
+@_log_key_option
+@_checkpoints_option
+@click.option(
+    "--acknowledge",
+    is_flag=True,
+    help="Record in the log that the problems it shows now were seen: the room takes "
+    "decisions again.",
+)
+@click.option("--by", metavar="NAME", help="Who acknowledges (with --acknowledge).")
+def verify_log(
+    db_url: str | None,
+    data_dir: Path,
+    log_key: Path | None,
+    checkpoints: Path | None,
+    acknowledge: bool,
+    by: str | None,
+) -> None:
+    """Check the review room's log against its keyed hash chains and checkpoints (exit 3 if
+    it was changed, naming each table and row)."""
     try:
-        from varroom.serve.verify import verify_log
+        from varroom.serve.verify import acknowledge_log, verify_log
     except ImportError as error:
         raise VarroomError(
             f"varroom verify-log needs the serve extra: pip install 'varroom[serve]' ({error})"
         ) from None
-
-    click.echo(verify_log(db_url, data_dir))
+    where = {"log_key": log_key, "checkpoints": checkpoints}
+    if acknowledge:
+        if not by:
+            raise OptionError("--by", "", "say who acknowledges the broken log")
+        click.echo(acknowledge_log(by, db_url, data_dir, **where))
+    else:
+        click.echo(verify_log(db_url, data_dir, **where))
 
 
 def main() -> None:
