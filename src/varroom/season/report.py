@@ -126,10 +126,20 @@ def _breakdown(
     return f"<h3>{title}</h3><table><tr>{head}</tr>{''.join(body)}</table>"
 
 
+def _close_call(row: Row) -> bool:
+    """A call the measurement does not settle by itself: too close to call, or one another
+    standard rule would decide otherwise (a 'tight' call every rule agrees on is settled)."""
+    outcomes = json.loads(row["policies"] or "{}").values()
+    return row["class"] == "too_close_to_call" or any(o != row["status"] for o in outcomes)
+
+
 def _tight_calls(rows: Sequence[Row]) -> str:
-    tight = [r for r in rows if r["class"] in TIGHT_CLASSES]
+    tight = [r for r in rows if r["status"] is not None and _close_call(r)]
     if not tight:
-        return "<h2>Tight calls</h2><p>None: every judged position was clear.</p>"
+        return (
+            "<h2>Close calls</h2><p>None: every judged position was beyond its measuring "
+            "error, and every rule agreed.</p>"
+        )
     policies = sorted({name for r in tight for name in json.loads(r["policies"] or "{}")})
     head = "".join(
         f"<th>{h}</th>"
@@ -152,7 +162,7 @@ def _tight_calls(rows: Sequence[Row]) -> str:
             html.escape(r["match_id"]),
             f"{r['period']}H {minutes:02d}:{seconds:02d}",
             html.escape(r["team"] or "-"),
-            html.escape(r["offender"] or "-"),
+            html.escape(r["offender_name"] or r["offender"] or "-"),
             "-" if r["margin_m"] is None else f"{r['margin_m'] * 100:+.0f} cm",
             "-" if r["probability"] is None else f"{r['probability']:.3f}",
             "offside" if r["official_call"] else "-",
@@ -164,8 +174,9 @@ def _tight_calls(rows: Sequence[Row]) -> str:
         )
         body.append(f"<tr>{row}</tr>")
     return (
-        f"<h2>Tight calls ({len(tight)})</h2><p class='note'>Positions whose margin is within "
-        "the tracking's uncertainty of level, and what each standard policy decides.</p>"
+        f"<h2>Close calls ({len(tight)})</h2><p class='note'>Positions too close to call (level "
+        "lies inside the margin's 95% interval) or that another standard rule would decide "
+        "otherwise, and what each rule decides.</p>"
         f"<table><tr>{head}</tr>{''.join(body)}</table>"
     )
 
@@ -275,7 +286,7 @@ def _differ_table(name: str, differ: list[tuple[Row, str]]) -> str:
         cells = [
             html.escape(row["match_id"]),
             f"{row['period']}H {minutes:02d}:{seconds:02d}",
-            html.escape(row["offender"] or "-"),
+            html.escape(row["offender_name"] or row["offender"] or "-"),
             "-" if row["margin_m"] is None else f"{row['margin_m'] * 100:+.0f} cm",
             "-" if row["probability"] is None else f"{row['probability']:.2f}",
             f"<span class='{row['status']}'>{row['status'].replace('_', ' ')}</span> "

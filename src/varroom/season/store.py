@@ -33,7 +33,8 @@ INCIDENTS = pa.schema(
         # alone. ball_line: missed_ball_out / goal_line, what the audit found.
         ("status", pa.string()),
         ("decision", pa.string()),  # penalty and ball_line: the Law's decision (goal, retake, ...)
-        ("offender", pa.string()),
+        ("offender", pa.string()),  # the player's id in the data
+        ("offender_name", pa.string()),  # and his name, as the lineup gives it
         ("team", pa.string()),  # the attacking team's name
         ("team_id", pa.string()),
         # offside: beyond the line; penalty: the goalkeeper's foot off his line; ball_line:

@@ -274,6 +274,10 @@ def incident_rows(
     rows += [called(c, Agreeing.DATA_INCONSISTENT, why) for c, why in audit.agreement.inconsistent]
     rows += [_penalty_row(base, team_name, p) for p in audit.penalties]
     rows += [_ball_line_row(base, b) for b in audit.ball_lines]
+    # Reports name the offender as the lineup does, never by a provider's id.
+    names = {str(pid): name for pid, name in zip(match.player_ids, match.player_names, strict=True)}
+    for row in rows:
+        row["offender_name"] = names.get(row["offender"]) if row["offender"] else None
     return sorted(rows, key=lambda row: (row["period"], row["t_s"]))
 
 
