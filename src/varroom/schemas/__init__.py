@@ -372,6 +372,10 @@ def verdict() -> Schema:
         """One kind's verdict: its keys, those every kind has, and its own described."""
         return _object(keys, {**dict.fromkeys(keys, anything), **common, **own}, required)
 
+    def decided(kind: str, decisions: type[Enum]) -> Schema:
+        """A penalty kick's or a ball line's: its kind, and its decision, which is its status."""
+        return {"kind": {"const": kind}, "decision": _enum(decisions), "status": _enum(decisions)}
+
     offside = kind_of_verdict(
         SITUATION_VERDICT_KEYS,
         {
@@ -389,9 +393,7 @@ def verdict() -> Schema:
     penalty = kind_of_verdict(
         PENALTY_VERDICT_KEYS,
         {
-            "kind": {"const": penalty_json.KIND},
-            "decision": _enum(Decision),
-            "status": _enum(Decision),
+            **decided(penalty_json.KIND, Decision),
             "row": _enum(Row),
             "restart_team": text_or_null,
             "announcement": {"type": "string"},
@@ -403,9 +405,7 @@ def verdict() -> Schema:
     ball = kind_of_verdict(
         BALL_LINE_VERDICT_KEYS,
         {
-            "kind": {"const": ball_line_json.KIND},
-            "decision": _enum(BallLineDecision),
-            "status": _enum(BallLineDecision),
+            **decided(ball_line_json.KIND, BallLineDecision),
             "line": {"anyOf": [_enum(Line), {"type": "null"}]},
             "nearest_line": _enum(Line),
             "margin_m": NUMBER,
