@@ -66,7 +66,7 @@ class JsonReader:
             number = float(value)
         except OverflowError:  # an integer of over 308 digits: past what a float holds
             raise self.fail(
-                where, "expected a number within ±1.8e308, got a larger integer"
+                where, "too large: expected a number within ±1.8e308, got a larger integer"
             ) from None
         if not math.isfinite(number):
             raise self.fail(where, f"expected a finite number, got {value}")
