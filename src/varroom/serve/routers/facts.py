@@ -26,8 +26,9 @@ def set_facts(
 
     Answers the new verdict, the one before, the engine's own, what the facts change,
     and how long judging took (`timing_ms`, also in the Server-Timing header). With
-    `If-Match` (the ETag of the incident as loaded), 409 with the facts now if another
-    reviewer changed them since.
+    `If-Match` (the ETag of the incident as loaded), 409 with the facts now and their
+    `facts_version` if another reviewer changed them since; without, the facts go over those
+    there are (writers in turn, each answered a version of its own).
     """
     result = room.review.set_facts(situation_id, facts, expected)
     response.headers["etag"] = facts_tag(result["facts_version"])

@@ -127,7 +127,9 @@ def save_marks(
     response: Response,
 ) -> dict[str, Any]:
     """Judge the marks and keep them with the still's incident (queued at the first save).
-    With If-Match, 409 if the incident changed since it was loaded."""
+    Without If-Match only the first save is taken; with it (the still's ETag), only while the
+    incident is at that version: any other save, a second first save included, is 409 with
+    `facts_version`, the version to load."""
     return _tagged(stills.save(still_id, marks, expected), response)
 
 

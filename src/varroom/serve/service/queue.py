@@ -23,7 +23,7 @@ from varroom.serve.service.display import (
 )
 from varroom.serve.service.judging import judge_dict
 from varroom.serve.service.profiles import RoomProfiles
-from varroom.serve.service.store import LogBroken, Store, now
+from varroom.serve.service.store import LogBroken, LogWriter, Store, now
 
 
 class Queue:
@@ -46,18 +46,37 @@ class Queue:
         """Check and judge a situation under `profile` (the room's default unless given),
         then queue it: its detail, as `detail` answers. `key`: an audit incident's natural key
         (`serve.audit.incident_key`), unique."""
+        row = self.judged(data, source_name, profile, origin)
+        row.update(audit_id=audit_id, incident_key=key)
+        try:
+            # Queued and recorded in its facts history in one transaction: no moment when the
+            # situation is in the room but not in the log.
+            with self.store.logged() as log:
+                new_id = self.insert(log, row)
+        except LogBroken:
+            # A broken log takes no rows until it is acknowledged, but an upload is still
+            # queued: the room's next check of the log records it.
+            with self.store.write_lock, self.store.engine.begin() as conn:
+                new_id = conn.execute(_insert(row)).scalar_one()
+        self.joined()
+        return self.detail(new_id)
+
+    def judged(
+        self, data: Any, source_name: str | None, profile: Profile | None, origin: str
+    ) -> dict[str, Any]:
+        """The situation checked and judged (`add`): its row, to `insert` (no audit's)."""
         json_input.check(data)
         source_name = safe_name(source_name)
         profile = self.profiles.default if profile is None else profile
         verdict, _ = judge_dict(data, source_name or "situation", profile)
         stamp = now()
-        row = {
+        return {
             "created_at": stamp,
             "updated_at": stamp,
             "title": title_of(data, source_name),
             "source_name": source_name,
             "origin": origin,
-            "audit_id": audit_id,
+            "audit_id": None,
             "situation_json": json.dumps(data, ensure_ascii=False),
             "facts_json": json.dumps(original_facts(data)),
             "facts_version": 0,
@@ -65,23 +84,21 @@ class Queue:
             "verdict_json": json.dumps(verdict, ensure_ascii=False),
             "summary_json": json.dumps(summary(verdict, names_of(data)), ensure_ascii=False),
             "status": verdict["status"],
-            "incident_key": key,
+            "incident_key": None,
             "profile": profile.name,
         }
-        insert = sa.insert(db.situations).values(**row).returning(db.situations.c.id)
-        try:
-            # Queued and recorded in its facts history in one transaction: no moment when the
-            # situation is in the room but not in the log.
-            with self.store.logged() as log:
-                new_id = log.conn.execute(insert).scalar_one()
-                log.record_situation(new_id)
-        except LogBroken:
-            # A broken log takes no rows until it is acknowledged, but an upload is still
-            # queued: the room's next check of the log records it.
-            with self.store.write_lock, self.store.engine.begin() as conn:
-                new_id = conn.execute(insert).scalar_one()
+
+    @staticmethod
+    def insert(log: LogWriter, row: dict[str, Any]) -> int:
+        """Queue the row `judged` made, recorded in its facts history, in the log's
+        transaction (call `joined` once it is committed): its id."""
+        new_id: int = log.conn.execute(_insert(row)).scalar_one()
+        log.record_situation(new_id)
+        return new_id
+
+    def joined(self) -> None:
+        """A situation was queued: the page's event stream tells it."""
         self.version += 1
-        return self.detail(new_id)
 
     def add_audited(self, data: Any, audit_id: str) -> bool:
         """Queue an incident an audit found, unless one of the same match, kind and moment is
@@ -227,3 +244,7 @@ class Queue:
             "meta": data.get("meta") if isinstance(data.get("meta"), dict) else {},
             "situation": data,
         }
+
+
+def _insert(row: dict[str, Any]) -> sa.Insert:
+    return sa.insert(db.situations).values(**row).returning(db.situations.c.id)

@@ -27,11 +27,12 @@ class Review:
     ) -> dict[str, Any]:
         """Store the facts and judge again: the new verdict, the one before, the engine's own,
         what the facts change and how long judging took. With `expected`, a 409 unless the
-        facts are still at that version."""
+        facts are still at that version; without, the facts go over those there are then
+        (writers one after another, each under a version of its own)."""
         start = time.perf_counter()
         with self.store.logged() as log:
             conn = log.conn
-            row = self.store.situation_row(conn, situation_id)
+            row = self.store.situation_row(conn, situation_id, lock=True)
             check_version(row, expected)
             data = json.loads(row.situation_json)
             previous = json.loads(row.verdict_json)
@@ -118,10 +119,19 @@ def check_version(row: Any, expected: int | None) -> None:
     """A 409 with the facts now, when they are no longer at the version the client saw."""
     if expected is None or row.facts_version == expected:
         return
-    raise ApiError(
-        409,
+    raise stale(
+        row,
         f"the facts changed since this incident was loaded (version {expected}, now "
         f"{row.facts_version}): look at them again",
+    )
+
+
+def stale(row: Any, problem: str) -> ApiError:
+    """The 409 of a write made over a state the client did not see: where (If-Match), and
+    the facts and version to load again."""
+    return ApiError(
+        409,
+        problem,
         "header:If-Match",
         {"facts": json.loads(row.facts_json), "facts_version": row.facts_version},
     )

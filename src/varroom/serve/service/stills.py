@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 import sqlalchemy as sa
 from PIL import Image, UnidentifiedImageError
+from sqlalchemy.exc import IntegrityError
 
 from varroom.model import measures
 from varroom.output_file import temporary_path
@@ -32,15 +33,13 @@ from varroom.profiles.judging import judge_still_marks
 from varroom.serve import db
 from varroom.serve.config import PRIVATE_DIR
 from varroom.serve.errors import ApiError, unjudgeable_as_422
-from varroom.serve.facts import original_facts
 from varroom.serve.schemas import DecisionIn
 from varroom.serve.service.audits import save_upload
 from varroom.serve.service.decisions import DecisionLog
 from varroom.serve.service.display import names_of, safe_name, summary
-from varroom.serve.service.judging import judge_dict
 from varroom.serve.service.profiles import RoomProfiles
 from varroom.serve.service.queue import Queue
-from varroom.serve.service.review import check_version
+from varroom.serve.service.review import check_version, stale
 from varroom.serve.service.room import Room
 from varroom.serve.service.store import LogWriter, Store, now
 from varroom.still import pitch_model as pm
@@ -118,9 +117,14 @@ class Stills:
             with suppress(FileNotFoundError):
                 partial.unlink()
 
-    def row(self, still_id: int) -> StillRow:
-        with self.store.engine.connect() as conn:
-            found = conn.execute(sa.select(db.stills).where(db.stills.c.id == still_id)).first()
+    def row(self, still_id: int, conn: sa.Connection | None = None) -> StillRow:
+        """The still's row (read on `conn` when given), or a 404."""
+        query = sa.select(db.stills).where(db.stills.c.id == still_id)
+        if conn is None:
+            with self.store.engine.connect() as own:
+                found = own.execute(query).first()
+        else:
+            found = conn.execute(query).first()
         if found is None:
             raise ApiError(404, f"no still {still_id}")
         return StillRow(**found._mapping)
@@ -189,57 +193,88 @@ class Stills:
     # -- the incident -------------------------------------------------------------------------
 
     def save(self, still_id: int, marks: Any, expected: int | None) -> dict[str, Any]:
-        """Judge the marks and keep them with the still's incident (made at the first save).
+        """Judge the marks and keep them with the still's incident (made at the first save):
+        the still's detail as saved.
 
-        With `expected` (the incident's facts version as loaded), a 409 if it moved on since.
-        Saving sets the situation the marks give, so the facts set on the old one start again.
+        Marks replace the situation, so they are taken only over the state the reviewer saw:
+        without `expected` (If-Match), only as the still's first marks; with it (the
+        incident's facts version as loaded), only while the facts are at that version. Any
+        other save, that of a reviewer who saved second included, is a 409 with the version
+        to load. Saving sets the situation the marks give, so the facts set on the old one
+        start again.
         """
         still = self.row(still_id)
         # The incident's profile, or the default it is queued under: the same for both below.
         profile = self.profile(still)
         result = judged(marks, (still.width, still.height), f"still {still_id}", profile)
-        data = result.situation_json
-        if still.situation_id is None:
-            if expected not in (None, 0):
-                raise ApiError(409, "this still has no incident yet", "header:If-Match")
-            name = still.source_name or f"still {still_id}"
-            situation_id = self.queue.add(data, name, origin="still", profile=profile)["id"]
+        if still.situation_id is None and expected not in (None, 0):
+            raise ApiError(409, "this still has no incident yet", "header:If-Match")
+        name = still.source_name or f"still {still_id}"
+        queued = self.queue.judged(result.situation_json, name, profile, origin="still")
+        try:
             with self.store.logged() as log:
-                taken = log.conn.execute(
-                    sa.update(db.stills)
-                    .where(db.stills.c.id == still_id, db.stills.c.situation_id.is_(None))
-                    .values(situation_id=situation_id)
-                ).rowcount
-                if taken == 1:
-                    self._add_marks(log, still_id, 0, marks)
-            if taken == 1:
-                return self.detail(still_id)
-            # Another reviewer saved first: their incident is the still's; update it.
-            still = self.row(still_id)
-        verdict, _ = judge_dict(data, f"still {still_id}", profile)
-        with self.store.logged() as log:
-            assert still.situation_id is not None
-            row = self.store.situation_row(log.conn, still.situation_id)
-            check_version(row, expected)
-            log.check_situation(row)
-            version = row.facts_version + 1
-            log.conn.execute(
-                sa.update(db.situations)
-                .where(db.situations.c.id == row.id)
-                .values(
-                    situation_json=json.dumps(data, ensure_ascii=False),
-                    facts_json=json.dumps(original_facts(data)),
-                    facts_version=version,
-                    engine_verdict_json=json.dumps(verdict, ensure_ascii=False),
-                    verdict_json=json.dumps(verdict, ensure_ascii=False),
-                    summary_json=json.dumps(summary(verdict, names_of(data)), ensure_ascii=False),
-                    status=verdict["status"],
-                    updated_at=now(),
-                )
+                self._save(log, still, marks, expected, queued)
+                detail = self._detail(log.conn, self.row(still_id, log.conn))
+        except IntegrityError:
+            # Two saves of one version past every guard (uq_still_marks_version): the second
+            # is stale. Not reached while writers hold the log in turn.
+            claimed = self.row(still_id).situation_id
+            if claimed is None:
+                raise
+            with self.store.engine.connect() as conn:
+                current = self.store.situation_row(conn, claimed)
+            raise stale(current, "another reviewer saved these marks at the same moment") from None
+        if still.situation_id is None:
+            self.queue.joined()
+        return detail
+
+    def _save(
+        self,
+        log: LogWriter,
+        still: StillRow,
+        marks: Any,
+        expected: int | None,
+        queued: dict[str, Any],
+    ) -> None:
+        """Keep the marks in the log's transaction, the still and its incident held."""
+        conn, st = log.conn, db.stills
+        situation_id = conn.execute(
+            sa.select(st.c.situation_id).where(st.c.id == still.id).with_for_update()
+        ).scalar_one()
+        if situation_id is None:  # the first save: the still claims the incident it makes
+            new_id = self.queue.insert(log, queued)
+            conn.execute(sa.update(st).where(st.c.id == still.id).values(situation_id=new_id))
+            self._add_marks(log, still.id, 0, marks)
+            return
+        row = self.store.situation_row(conn, situation_id, lock=True)
+        if still.situation_id is None:
+            raise stale(row, "another reviewer saved this still's first marks: look at them")
+        if expected is None:
+            raise stale(
+                row,
+                "this still's marks were saved already: send its ETag as If-Match, so that "
+                "these marks replace those the reviewer saw",
             )
-            log.record_situation(row.id)
-            self._add_marks(log, still_id, version, marks)
-        return self.detail(still_id)
+        check_version(row, expected)
+        log.check_situation(row)
+        version = row.facts_version + 1
+        # What the marks make of the situation, as the first save queued it.
+        keys = ["situation_json", "facts_json", "engine_verdict_json", "verdict_json"]
+        keys += ["summary_json", "status"]
+        updated = conn.execute(
+            sa.update(db.situations)
+            # Only over the version read (and held): never two saves under one version.
+            .where(db.situations.c.id == row.id, db.situations.c.facts_version == expected)
+            .values(
+                **{key: queued[key] for key in keys},
+                facts_version=version,
+                updated_at=now(),
+            )
+        )
+        if updated.rowcount != 1:
+            check_version(self.store.situation_row(conn, row.id), expected)
+        log.record_situation(row.id)
+        self._add_marks(log, still.id, version, marks)
 
     @staticmethod
     def _add_marks(log: LogWriter, still_id: int, version: int, marks: Any) -> None:
@@ -254,8 +289,12 @@ class Stills:
         )
 
     def detail(self, still_id: int) -> dict[str, Any]:
-        """The still, its incident, and the marks saved last (None before the first save)."""
-        still = self.row(still_id)
+        """The still, its incident, and the marks in force at its facts version (None before
+        the first save)."""
+        with self.store.engine.connect() as conn:
+            return self._detail(conn, self.row(still_id, conn))
+
+    def _detail(self, conn: sa.Connection, still: StillRow) -> dict[str, Any]:
         out: dict[str, Any] = {
             "id": still.id,
             "source_name": still.source_name,
@@ -272,14 +311,14 @@ class Stills:
         if still.situation_id is None:
             return out
         m = db.still_marks
-        with self.store.engine.connect() as conn:
-            situation = self.store.situation_row(conn, still.situation_id)
-            latest = conn.execute(
-                sa.select(m.c.id, m.c.marks_json)
-                .where(m.c.still_id == still_id)
-                .order_by(m.c.facts_version.desc())
-                .limit(1)
-            ).first()
+        situation = self.store.situation_row(conn, still.situation_id)
+        # The marks of the version read, not of a save committed since: what the ETag names.
+        latest = conn.execute(
+            sa.select(m.c.id, m.c.marks_json)
+            .where(m.c.still_id == still.id, m.c.facts_version <= situation.facts_version)
+            .order_by(m.c.facts_version.desc())
+            .limit(1)
+        ).first()
         out["facts_version"] = situation.facts_version
         out["verdict"] = json.loads(situation.verdict_json)
         if latest is not None:

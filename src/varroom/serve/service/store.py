@@ -231,11 +231,11 @@ class Store:
         """A transaction that adds to the log (`RoomLog.writing`)."""
         return self.log.writing()
 
-    def situation_row(self, conn: sa.Connection, situation_id: int) -> Any:
-        """The situation's row, or a 404."""
-        row = conn.execute(
-            sa.select(db.situations).where(db.situations.c.id == situation_id)
-        ).first()
+    def situation_row(self, conn: sa.Connection, situation_id: int, lock: bool = False) -> Any:
+        """The situation's row, or a 404; with `lock`, held (`SELECT ... FOR UPDATE` on
+        PostgreSQL; SQLite has one writer at a time) until the transaction ends."""
+        query = sa.select(db.situations).where(db.situations.c.id == situation_id)
+        row = conn.execute(query.with_for_update() if lock else query).first()
         if row is None:
             raise ApiError(404, f"no situation {situation_id}")
         return row

@@ -341,6 +341,17 @@ async function save() {
     await judge();
     await loadDecisions();
   } catch (error) {
+    if (error.status === 409) {
+      // Someone saved this still, or changed its incident's facts, since it was loaded: the
+      // still's state now, shown again; the marks on the page stay, to be saved over it.
+      const response = await api(`/api/stills/${state.still.id}`);
+      state.etag = response.headers.get("etag");
+      state.still = await response.json();
+      showIncident();
+      await loadDecisions();
+      showError(new Error("the incident changed since these marks were loaded: look at it again, then save to keep yours"));
+      return;
+    }
     showError(error);
   }
 }
