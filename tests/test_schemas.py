@@ -175,3 +175,25 @@ def test_what_check_json_prints_validates(path: Path) -> None:
         slipped = {k + "x" if k == first else k: v for k, v in printed["settings"].items()}
         assert not check.is_valid({**printed, "settings": slipped})
     assert not check.is_valid({**printed, "profile": {"name": "ifab", "sha256": "beef"}})
+
+
+def _format_kind(path: Path) -> str | None:
+    """The varroom format a fixture is a file of; None for a provider's own file."""
+    from varroom.formats.json_fields import looks_like
+
+    data = json.loads(path.read_text())
+    return (data.get("kind") or looks_like(data)) if isinstance(data, dict) else None
+
+
+# The test suite's own files of varroom's formats (a provider's files are the provider's).
+FIXTURES = [
+    (path, kind)
+    for path in sorted((ROOT / "tests" / "files").rglob("*.json"))
+    if (kind := _format_kind(path)) is not None
+]
+
+
+@pytest.mark.parametrize(("path", "kind"), FIXTURES, ids=lambda item: getattr(item, "name", item))
+def test_every_fixture_of_a_varroom_format_validates(path: Path, kind: str) -> None:
+    data = json.loads(path.read_text())
+    assert [e.message for e in validator(kind).iter_errors(data)] == [], path
