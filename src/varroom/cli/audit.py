@@ -7,7 +7,7 @@ provider `load_match` reads can be audited without a varroom option of its own.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,8 +30,8 @@ from varroom.audit.report_html import (
     write_html,
 )
 from varroom.audit.run import audit_match, call_phases
+from varroom.cli.match_files import match_file_options
 from varroom.cli.options import (
-    FILE,
     FOLDER,
     json_option,
     output_option,
@@ -41,7 +41,6 @@ from varroom.cli.options import (
 )
 from varroom.cli.progress import progress_bar
 from varroom.match.load import load_match
-from varroom.match.providers import LOADERS
 from varroom.match.tracking import Provider
 from varroom.output_file import HTML_SUFFIXES, OutputError
 from varroom.profiles import Profile
@@ -53,31 +52,6 @@ _AGREEING_STYLE = {
     Agreeing.DATA_INCONSISTENT: "magenta",
     Agreeing.UNDECIDABLE: "dim",
 }
-
-
-def _file_arguments() -> dict[str, bool]:
-    """Every file argument of any kloppy loader, and whether it takes several files."""
-    many: dict[str, bool] = {}
-    for loaders in LOADERS.values():
-        for loader in loaders:
-            for spec in loader.files:
-                many[spec.name] = many.get(spec.name, False) or spec.many
-    return many
-
-
-def match_file_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """An option per kloppy file argument: `--event-data` for `event_data`."""
-    # Added in reverse so that --help lists them in alphabetical order.
-    for name, many in sorted(_file_arguments().items(), reverse=True):
-        flag = "--" + name.replace("_", "-")
-        command = click.option(
-            flag,
-            name,
-            multiple=many,
-            type=FILE,
-            help=f"kloppy's {name}" + (" (repeat for each file)" if many else "") + ".",
-        )(command)
-    return command
 
 
 @click.command("audit")

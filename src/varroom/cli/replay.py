@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from varroom.cli.audit import match_file_options
+from varroom.cli.match_files import match_file_options
 from varroom.errors import InputError
 from varroom.live.replay import (
     Timed,
