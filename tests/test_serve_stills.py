@@ -8,6 +8,7 @@ import io
 import json
 import stat
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -258,12 +259,61 @@ def test_saved_marks_queue_an_incident_and_each_decision_keeps_its_marks(
     assert decisions[-1]["marks_id"] == decisions[1]["marks_id"]
 
 
+def _suggestions(room: TestClient, still_id: int) -> dict[str, Any]:
+    """The still's suggestions, asked again while the room's worker computes them."""
+    for _ in range(600):
+        response = room.get(f"/api/stills/{still_id}/suggestions")
+        if response.status_code != 202:
+            assert response.status_code == 200, response.text
+            found: dict[str, Any] = response.json()
+            return found
+        assert response.json() == {"state": "computing"}
+        assert response.headers["retry-after"] == "1"
+        time.sleep(0.1)
+    raise AssertionError("the suggestions never came")
+
+
+def test_suggestions_are_computed_once_per_still_in_the_rooms_worker(
+    room: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 23: 14-23 s of CPU a call, uncached. The first ask is 202, then the result;
+    every later ask, and another still with the same picture, is answered from what was kept."""
+    pytest.importorskip("cv2")
+    import varroom.still.suggest as suggest
+
+    calls: list[int] = []
+    found_landmarks = suggest.suggest_landmarks
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        time.sleep(0.3)  # slow enough that the first answer is 202
+        return found_landmarks(*args, **kwargs)
+
+    monkeypatch.setattr(suggest, "suggest_landmarks", counted)
+    still_id = _still(room)
+    first = room.get(f"/api/stills/{still_id}/suggestions")
+    assert first.status_code == 202
+    found = _suggestions(room, still_id)
+    again = [_suggestions(room, still_id) for _ in range(3)]
+    same_picture = _still(room)
+    assert _suggestions(room, same_picture) == found == again[0]
+    assert calls == [1]
+    # The other direction of attack is a suggestion of its own.
+    other = room.get(f"/api/stills/{still_id}/suggestions?towards=-x")
+    assert other.status_code == 202
+    for _ in range(600):  # done before the room closes
+        if room.get(f"/api/stills/{still_id}/suggestions?towards=-x").status_code == 200:
+            break
+        time.sleep(0.1)
+    assert calls == [1, 1]
+
+
 def test_without_opencv_nothing_is_suggested_and_the_answer_says_so(
     room: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     still_id = _still(room)
     monkeypatch.setitem(sys.modules, "varroom.still.suggest", None)  # import fails: no cv2
-    found = room.get(f"/api/stills/{still_id}/suggestions").json()
+    found = _suggestions(room, still_id)
     assert found["available"] is False
     assert "OpenCV is not installed" in found["reason"]
     assert found["landmarks"] == [] and found["players"] == []
@@ -272,7 +322,7 @@ def test_without_opencv_nothing_is_suggested_and_the_answer_says_so(
 def test_with_opencv_the_suggested_landmarks_are_in_the_marks_format(room: TestClient) -> None:
     pytest.importorskip("cv2")
     still_id = _still(room)
-    found = room.get(f"/api/stills/{still_id}/suggestions").json()
+    found = _suggestions(room, still_id)
     assert found["available"] is True and found["line_error_px"] < 1.8
     truth = {tuple(lm["pitch"]): lm["pixel"] for lm in MARKS["landmarks"]}
     # Landmarks the example's marks leave out (the halfway line's end) may be suggested too.

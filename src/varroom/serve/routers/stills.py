@@ -92,9 +92,18 @@ def still_image(still_id: StillId, stills: StillsDep) -> FileResponse:
 
 
 @router.get("/api/stills/{still_id}/suggestions", responses=responses(404, 422))
-def suggestions(still_id: StillId, stills: StillsDep, towards: Towards = "+x") -> dict[str, Any]:
-    """Landmarks and players suggested by OpenCV (`available` false without it)."""
-    return stills.suggest(still_id, _sign(towards))
+def suggestions(
+    still_id: StillId, stills: StillsDep, response: Response, towards: Towards = "+x"
+) -> dict[str, Any]:
+    """Landmarks and players suggested by OpenCV (`available` false without it). Computed
+    once per still, in the room's worker: until then 202, `{"state": "computing"}`, to be
+    asked again after `Retry-After` seconds."""
+    found = stills.suggest(still_id, _sign(towards))
+    if found is None:
+        response.status_code = 202
+        response.headers["retry-after"] = "1"
+        return {"state": "computing"}
+    return found
 
 
 @_marked.post("/api/stills/{still_id}/verdict", responses=responses(404, 422))

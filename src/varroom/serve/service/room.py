@@ -18,6 +18,7 @@ from varroom.serve.service.profiles import RoomProfiles
 from varroom.serve.service.queue import Queue
 from varroom.serve.service.review import Review
 from varroom.serve.service.store import RoomLog, Store
+from varroom.serve.service.suggestions import Suggestions
 
 _log = logging.getLogger("varroom.serve")
 
@@ -63,6 +64,7 @@ class Room:
     pictures: Pictures
     audits: Audits
     watch: LogWatch
+    suggestions: Suggestions
 
     @classmethod
     def open(
@@ -96,6 +98,7 @@ class Room:
             pictures=Pictures(store, data_dir / "images", Renderer(), profiles),
             audits=Audits(store, data_dir / "uploads", audit_runner, queue),
             watch=LogWatch(log, verify_every_s),
+            suggestions=Suggestions(data_dir / "stills"),
         )
 
     def close(self) -> None:
@@ -103,4 +106,5 @@ class Room:
         can start again)."""
         self.audits.close()
         self.watch.stop()
+        self.suggestions.close()
         self.store.engine.dispose()

@@ -15,6 +15,7 @@ import hashlib
 import io
 import json
 import os
+from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +43,7 @@ from varroom.serve.service.queue import Queue
 from varroom.serve.service.review import check_version, stale
 from varroom.serve.service.room import Room
 from varroom.serve.service.store import LogWriter, Store, now
+from varroom.serve.service.suggestions import Suggestions
 from varroom.still import pitch_model as pm
 from varroom.still.judge import StillVerdict
 from varroom.still.marks import marks_from_dict
@@ -75,11 +77,19 @@ class Stills:
     queue: Queue
     log: DecisionLog
     profiles: RoomProfiles
+    suggestions: Suggestions
 
     @classmethod
     def of(cls, room: Room) -> Stills:
         """The stills service on the room's database, its files in `data_dir/stills`."""
-        return cls(room.store, room.data_dir / "stills", room.queue, room.log, room.profiles)
+        return cls(
+            room.store,
+            room.data_dir / "stills",
+            room.queue,
+            room.log,
+            room.profiles,
+            room.suggestions,
+        )
 
     # -- the picture ------------------------------------------------------------------------
 
@@ -168,12 +178,26 @@ class Stills:
         figure.savefig(out, format="png", dpi=DPI, facecolor=figure.get_facecolor())
         return out.getvalue()
 
-    def suggest(self, still_id: int, towards: float) -> dict[str, Any]:
-        """OpenCV's suggested landmarks and players, or why there are none."""
+    def suggest(self, still_id: int, towards: float) -> dict[str, Any] | None:
+        """OpenCV's suggested landmarks and players, or why there are none; None while they
+        are being computed (once per still and direction, `service.suggestions`)."""
         try:
             from varroom.still.suggest import suggest_landmarks, suggest_players
         except ImportError:
             return {"available": False, "reason": _OPENCV_MISSING, "landmarks": [], "players": []}
+        still = self.row(still_id)
+        key = f"{still.sha256}.{'plus' if towards > 0 else 'minus'}-x"
+        return self.suggestions.get(
+            key, lambda: self._suggested(still_id, towards, suggest_landmarks, suggest_players)
+        )
+
+    def _suggested(
+        self,
+        still_id: int,
+        towards: float,
+        suggest_landmarks: Callable[..., Any],
+        suggest_players: Callable[..., Any],
+    ) -> dict[str, Any]:
         image = self.rgb(still_id)
         found = suggest_landmarks(image, towards)
         players = [[round(u, 1), round(v, 1)] for u, v in suggest_players(image)]

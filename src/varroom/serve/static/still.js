@@ -401,7 +401,15 @@ async function suggest() {
   const note = $("suggest-note");
   note.textContent = "Looking for the pitch lines\u2026";
   try {
-    const found = await (await api(`/api/stills/${state.still.id}/suggestions?towards=${encodeURIComponent($("towards").value)}`)).json();
+    const url = `/api/stills/${state.still.id}/suggestions?towards=${encodeURIComponent($("towards").value)}`;
+    // Computed once per still, in the room's worker: 202 until it is done, then the result.
+    let response = await api(url);
+    for (let tries = 0; response.status === 202 && tries < 240; tries += 1) {
+      await new Promise((done) => setTimeout(done, 500));
+      response = await api(url);
+    }
+    if (response.status === 202) throw new Error("the suggestions are still being computed: ask again in a while");
+    const found = await response.json();
     if (!found.available) {
       note.textContent = found.reason;
       return;
