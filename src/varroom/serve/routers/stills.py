@@ -91,7 +91,13 @@ def still_image(still_id: StillId, stills: StillsDep) -> FileResponse:
     return FileResponse(path, media_type=media_type, headers={"cache-control": "private"})
 
 
-@router.get("/api/stills/{still_id}/suggestions", responses=responses(404, 422))
+@router.get(
+    "/api/stills/{still_id}/suggestions",
+    responses={
+        **responses(404, 422),
+        202: {"description": "computing: ask again after Retry-After"},
+    },
+)
 def suggestions(
     still_id: StillId, stills: StillsDep, response: Response, towards: Towards = "+x"
 ) -> dict[str, Any]:

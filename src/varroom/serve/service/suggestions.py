@@ -25,7 +25,8 @@ Found = dict[str, Any]
 class Suggestions:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="varroom-suggest")
+        # Started at the first ask, and again after `close`: a room closed can start again.
+        self._worker: ThreadPoolExecutor | None = None
         self._lock = threading.Lock()
         self._running: dict[str, Future[Found]] = {}
 
@@ -39,6 +40,8 @@ class Suggestions:
         with self._lock:
             running = self._running.get(key)
             if running is None:
+                if self._worker is None:
+                    self._worker = ThreadPoolExecutor(1, thread_name_prefix="varroom-suggest")
                 self._running[key] = self._worker.submit(self._computed, kept, compute)
                 return None
             if not running.done():
@@ -58,4 +61,8 @@ class Suggestions:
 
     def close(self) -> None:
         """Stop: a suggestion under way is left to finish, none queued starts."""
-        self._worker.shutdown(wait=False, cancel_futures=True)
+        with self._lock:
+            worker, self._worker = self._worker, None
+            self._running.clear()
+        if worker is not None:
+            worker.shutdown(wait=False, cancel_futures=True)
