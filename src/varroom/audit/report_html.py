@@ -15,7 +15,7 @@ from pathlib import Path
 
 from varroom.audit.model import Agreeing, Audit, Incident, IncidentSource, OfficialCall, clock
 from varroom.audit.report_laws import laws_html
-from varroom.engine.explain import distance
+from varroom.engine.explain import counted, distance
 from varroom.engine.verdict import Status
 from varroom.match.tracking import MatchTracking, Provider
 from varroom.output_file import OutputError, write_atomically
@@ -172,18 +172,14 @@ def summary(audit: Audit) -> list[str]:
     """The audit in five lines."""
     agreement = audit.agreement
     return [
-        _count(audit.phases_judged, "play") + " judged",
-        _count(len(audit.incidents), "offside offence") + " found by the engine",
-        _count(len(audit.official_calls), "offside call") + " by the officials",
+        counted(audit.phases_judged, "play") + " judged",
+        counted(len(audit.incidents), "offside offence") + " found by the engine",
+        counted(len(audit.official_calls), "offside call") + " by the officials",
         f"agreed on {len(agreement.both)}; engine only {len(agreement.engine_only)}; "
         f"officials only {len(agreement.official_only)}; "
         f"data inconsistent {len(agreement.inconsistent)}",
-        _count(len(audit.undecidable), "play") + " the data cannot settle",
+        counted(len(audit.undecidable), "play") + " the data cannot settle",
     ]
-
-
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}" + ("" if number == 1 else "s")
 
 
 def write_html(path: Path, report: str) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+from varroom.engine.explain import signed_distance
 from varroom.errors import InputError
 from varroom.formats.json_text import read_json
 from varroom.formats.load import kind_of_file
@@ -60,7 +61,7 @@ def _print(
     for profile, _, verdict in judged:
         record = verdict.to_dict()
         margin = record.get("margin_m")
-        shown = "" if margin is None else f" {_signed(margin)}"
+        shown = "" if margin is None else f" {signed_distance(margin)}"
         said = record.get("announcement") or record["reason"]
         click.echo(f"{profile.name:<{width}}  {kind.headline_of(verdict)}{shown}. {said}")
     calls = {verdict.status for _, _, verdict in judged}
@@ -72,12 +73,6 @@ def _print(
     click.echo(
         f"The profiles differ in {where}." if where else "The profiles state the same settings."
     )
-
-
-def _signed(margin_m: float) -> str:
-    from varroom.engine.explain import distance
-
-    return f"{'+' if margin_m > 0 else '-' if margin_m < 0 else ''}{distance(margin_m)}"
 
 
 def _draw(

@@ -5,9 +5,8 @@ from __future__ import annotations
 from rich.console import Console
 from rich.panel import Panel
 
-from varroom.engine.explain import distance, in_words
+from varroom.engine.explain import distance, in_words, signed_distance
 from varroom.engine.policy import Policy
-from varroom.engine.uncertainty import ConfidenceClass
 from varroom.engine.verdict import Status, Verdict
 from varroom.model.situation import Situation
 
@@ -30,18 +29,14 @@ def too_close_to_call(verdict: Verdict) -> str | None:
     spread = verdict.uncertainty
     if spread is None:
         return None
-    low_m, high_m = spread.margin_ci_m
-    if not (low_m < 0 < high_m or spread.confidence_class is ConfidenceClass.TOO_CLOSE_TO_CALL):
+    if not spread.too_close_to_call:
         return None
+    low_m, high_m = spread.margin_ci_m
     return (
-        f"Too close to call: the 95% interval, {_signed(low_m)} to {_signed(high_m)}, holds "
+        f"Too close to call: the 95% interval, {signed_distance(low_m)} to {signed_distance(high_m)}, holds "
         f"level (P(offside position) {spread.probability:.0%}); decided by the {verdict.policy} "
         f"rule: {Policy.parse(verdict.policy).rule}."
     )
-
-
-def _signed(margin_m: float) -> str:
-    return ("+" if margin_m > 0 else "-" if margin_m < 0 else "") + distance(margin_m)
 
 
 def print_verdict(situation: Situation, verdict: Verdict, console: Console | None = None) -> None:

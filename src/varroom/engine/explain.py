@@ -118,6 +118,14 @@ def in_words(value: Enum | str) -> str:
     return str(value.value if isinstance(value, Enum) else value).replace("_", " ")
 
 
+def signed_distance(margin_m: float) -> str:
+    """'+4 cm', '\u221235 cm', '+1.20 m'; '\u00b10 cm' for anything that rounds to nothing."""
+    text = distance(margin_m)
+    if text == "0 cm":
+        return "\u00b10 cm"
+    return ("+" if margin_m > 0 else "\u2212") + text
+
+
 def counted(count: int, one: str, many: str = "") -> str:
     """A count and its noun, singular or plural as it should be: "1 match", "3 matches"."""
     return f"{count} {one if count == 1 else many or one + 's'}"

@@ -46,6 +46,13 @@ class Uncertainty:
     probability: float  # P(offside position)
     confidence_class: ConfidenceClass
 
+    @property
+    def too_close_to_call(self) -> bool:
+        """Level lies inside the margin's 95% interval, or P says so: the interval is of the
+        measured positions alone, P includes the unseen opponents, and either is enough."""
+        low_m, high_m = self.margin_ci_m
+        return low_m < 0 < high_m or self.confidence_class is ConfidenceClass.TOO_CLOSE_TO_CALL
+
 
 class ConfidenceClass(Enum):
     """How a call stands against its uncertainty (thresholds in docs/uncertainty.md)."""

@@ -152,7 +152,6 @@ class LiveFollower:
         self.header = header
         # How the Laws are applied: the Laws as written (`ifab`) unless given.
         self.profile = profile or ifab()
-        self.settings = self.profile.law
         self.counts = Counts()
         fps = header.fps
         self._fit = window_frames(fps)
@@ -318,7 +317,7 @@ class LiveFollower:
         events = self._events_near(steps[0], steps[-1])
         match = self._template.match(window, lo, window.last + 1, tuple(e for _, e in events))
         moments = moments_at(
-            match, np.array(steps, dtype=np.intp) - lo, self.settings, self._before
+            match, np.array(steps, dtype=np.intp) - lo, self.profile.law, self._before
         )
         if self.header.events and not at_end:
             ready = self._settled(match, moments, lo)
@@ -336,7 +335,7 @@ class LiveFollower:
         self._waiting = None
         _, unseen = tracking_of(match, self.profile.noise)
         screened = screen(
-            match, moments, self.settings, out_of_picture=unseen is Unseen.OUT_OF_PICTURE
+            match, moments, self.profile.law, out_of_picture=unseen is Unseen.OUT_OF_PICTURE
         )
         self._scan_ball_outs(lo)
         alerts = []

@@ -30,7 +30,7 @@ from matplotlib.patches import Circle, FancyArrowPatch, FancyBboxPatch, Polygon,
 from matplotlib.text import Text
 from matplotlib.transforms import Bbox
 
-from varroom.engine.explain import distance
+from varroom.engine.explain import distance, signed_distance
 from varroom.engine.judgement import LineSetter
 from varroom.engine.policy import Policy, PolicyError, PolicyKind
 from varroom.engine.uncertainty import ConfidenceClass
@@ -41,7 +41,7 @@ from varroom.pictures import style, typeset
 from varroom.pictures.marks import ball_mark, vline
 from varroom.pictures.placement import around, cost, overlap, place
 from varroom.pictures.story import Figure as Who
-from varroom.pictures.story import Side, Story, signed_distance
+from varroom.pictures.story import Side, Story
 from varroom.pictures.topdown import draw_pitch, fit_box, goal_mouth, shade_unseen
 from varroom.pictures.typeset import (
     LabelBox,
@@ -171,7 +171,7 @@ def certainty(story: Story) -> str:
         return f"{interval}: the players out of view decide this call."
     if story.margin > 0 and story.v.offender is None and story.v.cause is not Cause.POLICY:
         return f"{interval}: the position does not decide this call."
-    close = low < 0 < high or spread.confidence_class is ConfidenceClass.TOO_CLOSE_TO_CALL
+    close = spread.too_close_to_call
     if not close and spread.confidence_class is ConfidenceClass.CLEAR:
         return f"{interval}: clear of the measuring error."
     if not close:

@@ -100,14 +100,6 @@ def headline(situation: Situation, verdict: Verdict) -> str:
     return "NO OFFENCE"
 
 
-def signed_distance(margin_m: float) -> str:
-    """'+4 cm', '\u221235 cm', '+1.20 m'; '\u00b10 cm' for anything that rounds to nothing."""
-    text = distance(margin_m)
-    if text == "0 cm":
-        return "\u00b10 cm"
-    return ("+" if margin_m > 0 else "\u2212") + text
-
-
 def part_name(reach: Reach | None) -> str:
     if reach is None:
         return ""

@@ -16,11 +16,12 @@ from matplotlib.patches import Patch
 from matplotlib.text import Text
 from matplotlib.ticker import MaxNLocator
 
+from varroom.engine.explain import signed_distance
 from varroom.engine.verdict import Effect, Status
 from varroom.pictures import style
 from varroom.pictures.decision.layout import COLUMN_LEFT, COLUMN_WIDTH
 from varroom.pictures.marks import dots, outline, vline
-from varroom.pictures.story import Story, signed_distance
+from varroom.pictures.story import Story
 from varroom.pictures.topdown import draw_pitch, shade_unseen
 from varroom.pictures.typeset import (
     NOTE,

@@ -13,6 +13,7 @@ from matplotlib.patches import Rectangle
 from matplotlib.text import Text
 from matplotlib.transforms import Bbox
 
+from varroom.engine.explain import signed_distance
 from varroom.engine.judgement import LineSetter
 from varroom.model.situation import OffField, Position
 from varroom.pictures import style
@@ -20,7 +21,7 @@ from varroom.pictures.decision.labels import Placer
 from varroom.pictures.decision.layout import MIN_SPAN_M, PAD_M
 from varroom.pictures.marks import arrow, dots, vline
 from varroom.pictures.placement import overlap
-from varroom.pictures.story import Story, signed_distance
+from varroom.pictures.story import Story
 from varroom.pictures.topdown import Box, draw_pitch, fit_box, shade_unseen
 from varroom.pictures.typeset import LINE_LABEL, NUMBER, LabelBox, TextStyle, halo, put
 
