@@ -88,6 +88,8 @@ def read_manifest(path: Path, profile: Profile | None = None) -> tuple[MatchEntr
         raise ManifestError(path, "row 1", "no file columns (meta_data, raw_data, event_data...)")
     entries: list[MatchEntry] = []
     seen: dict[str, int] = {}
+    # Each profile a row names, read once however many rows name it; an empty cell: `profile`.
+    profiles: dict[str, Profile] = {"": profile or ifab()}
     for number, cells in enumerate(table[1:], start=2):
         if not any(cell.strip() for cell in cells):
             continue  # a blank line
@@ -96,7 +98,7 @@ def read_manifest(path: Path, profile: Profile | None = None) -> tuple[MatchEntr
                 path, f"row {number}", f"{len(cells)} cells, the header has {len(header)}"
             )
         row = {name: cell.strip() for name, cell in zip(header, cells, strict=True)}
-        entries.append(_entry(path, number, row, file_columns, seen, profile or ifab()))
+        entries.append(_entry(path, number, row, file_columns, seen, profiles))
     if not entries:
         raise ManifestError(path, "", "no matches")
     return tuple(entries)
@@ -108,7 +110,7 @@ def _entry(
     row: dict[str, str],
     file_columns: list[str],
     seen: dict[str, int],
-    default: Profile,
+    profiles: dict[str, Profile],
 ) -> MatchEntry:
     match_id = row["match_id"]
     if not _MATCH_ID.match(match_id):
@@ -139,17 +141,17 @@ def _entry(
         files=tuple(files),
         official_calls=path.parent / calls if calls else None,
         **{name: row.get(name, "") for name in METADATA},
-        profile=_profile(path, number, row.get(PROFILE, ""), default),
+        profile=_profile(path, number, row.get(PROFILE, ""), profiles),
     )
 
 
-def _profile(path: Path, number: int, named: str, default: Profile) -> Profile:
-    """A row's profile: a built-in name, or a file beside the manifest; a bad one is the
-    manifest's fault, at its row and column."""
-    if not named:
-        return default
-    where = named if not named.lower().endswith(".toml") else path.parent / named
-    try:
-        return load_profile(where)
-    except InputError as error:
-        raise ManifestError(path, f"row {number}, column {PROFILE}", str(error)) from None
+def _profile(path: Path, number: int, named: str, profiles: dict[str, Profile]) -> Profile:
+    """A row's profile: a built-in name, or a file beside the manifest, read the first time a
+    row names it (`profiles`); a bad one is the manifest's fault, at its row and column."""
+    if named not in profiles:
+        where = named if not named.lower().endswith(".toml") else path.parent / named
+        try:
+            profiles[named] = load_profile(where)
+        except InputError as error:
+            raise ManifestError(path, f"row {number}, column {PROFILE}", str(error)) from None
+    return profiles[named]
