@@ -30,6 +30,7 @@ from against_revision import RESULTS as AGAINST_REVISION  # noqa: E402
 from against_revision import markdown as against_revision_markdown  # noqa: E402
 from audit_tracking import bench_audit, bench_audit_skillcorner  # noqa: E402
 from ball_line import bench_ball_line  # noqa: E402
+from judge_kane import bench_judge_kane  # noqa: E402
 from live import bench_live  # noqa: E402
 from match_load import bench_load_skillcorner  # noqa: E402
 from penalty import bench_penalty  # noqa: E402
@@ -165,6 +166,7 @@ def bench_room() -> dict[str, float]:
 
 SECTIONS: list[Callable[[], dict[str, Any]]] = [
     bench_judge,
+    bench_judge_kane,
     bench_penalty,
     bench_ball_line,
     bench_cli,
@@ -198,6 +200,12 @@ ROWS = [
         "< 1 ms",
     ),
     ("judge_ms_p99", "`judge()` p99 (ms)", "reference_json_loads_ms_median", ""),
+    (
+        "judge_kane_us_best_of_7",
+        "`judge()` on Kane, median of 200 calls, best of 7 interleaved (us)",
+        "reference_json_loads_kane_us_best_of_7",
+        "<= 200 us (~4.5x)",
+    ),
     (
         "judge_partial_ms_median",
         "`judge()` on a broadcast view, 5 defenders out of it, median of 7 interleaved (ms)",

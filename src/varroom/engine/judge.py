@@ -308,11 +308,14 @@ def _against(judged: PlayerJudgement, reference_m: float, line_m: float) -> Play
     """His judgement measured against a line at depth `line_m` instead of `reference_m`."""
     shift = reference_m - line_m
     margin = judged.margin_m + shift
-    return dataclasses.replace(
-        judged,
-        offside_position=bool(margin > 0),
-        margin_m=margin,
-        daylight_margin_m=judged.daylight_margin_m + shift,
+    # Built directly: dataclasses.replace, called for every policy at every check, cost the
+    # judge a tenth of its time.
+    return PlayerJudgement(
+        judged.player,
+        bool(margin > 0),
+        margin,
+        judged.reach,
+        judged.daylight_margin_m + shift,
     )
 
 

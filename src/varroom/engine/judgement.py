@@ -102,6 +102,7 @@ def judge_positions(situation: Situation, index: int, settings: LawSettings) -> 
     """Every attacker's offside position at touch `index` (the player touching it excluded)."""
     touch = situation.touches[index]
     direction = situation.attack_direction
+    sign = direction.sign  # looked up once, not per player
     attackers: dict[str, tuple[float, Reach]] = {}
     defenders: dict[str, tuple[float, Reach]] = {}
     for player_id, position in touch.positions.items():
@@ -109,7 +110,7 @@ def judge_positions(situation: Situation, index: int, settings: LawSettings) -> 
             continue
         is_attacker = situation.is_attacker(player_id)
         (attackers if is_attacker else defenders)[player_id] = _reach(
-            position, is_attacker, situation, settings
+            position, is_attacker, situation, settings, sign
         )
     defender_ids = list(defenders)
     defender_depths = np.array([depth for depth, _ in defenders.values()], dtype=float)
@@ -117,9 +118,9 @@ def judge_positions(situation: Situation, index: int, settings: LawSettings) -> 
     ball = float(ball_depth_m(touch.ball_m[0], direction, settings))
     floor_depth = float(offside_line_depth_m(ball, -np.inf, settings))
     floor = OffsideLine(
-        x_m=direction.sign * floor_depth,
+        x_m=sign * floor_depth,
         set_by=LineSetter.BALL if floor_depth == ball else LineSetter.HALFWAY_LINE,
-        ball_x_m=direction.sign * ball,
+        ball_x_m=sign * ball,
         second_last=None,
         second_last_reach=None,
     )
@@ -134,13 +135,13 @@ def judge_positions(situation: Situation, index: int, settings: LawSettings) -> 
         else:
             set_by = LineSetter.HALFWAY_LINE
         line = OffsideLine(
-            x_m=direction.sign * line_depth,
+            x_m=sign * line_depth,
             set_by=set_by,
-            ball_x_m=direction.sign * ball,
+            ball_x_m=sign * ball,
             second_last=defender_ids[second],
             second_last_reach=second_reach,
         )
-    reference_depth = direction.sign * (floor if line is None else line).x_m
+    reference_depth = sign * (floor if line is None else line).x_m
     ids = list(attackers)
     margins = offside_margin_m(
         np.array([attackers[pid][0] for pid in ids], dtype=float), reference_depth
@@ -170,7 +171,11 @@ def _reaches(players: Mapping[str, tuple[float, Reach]]) -> dict[str, Reach]:
 
 
 def _reach(
-    position: Position, is_attacker: bool, situation: Situation, settings: LawSettings
+    position: Position,
+    is_attacker: bool,
+    situation: Situation,
+    settings: LawSettings,
+    sign: float,
 ) -> tuple[float, Reach]:
     direction, pitch = situation.attack_direction, situation.pitch
     if counts_on_a_line(position):
@@ -179,9 +184,9 @@ def _reach(
             if is_attacker
             else defender_off_field_depth_m(position, direction, pitch, settings)
         )
-        return depth, Reach(direction.sign * depth, position.y_m, Reference.LINE_CROSSED)
+        return depth, Reach(sign * depth, position.y_m, Reference.LINE_CROSSED)
     depth, part = nearest_counting_part(position, direction, settings)
-    return depth, _reach_of_part(position, part, direction.sign * depth)
+    return depth, _reach_of_part(position, part, sign * depth)
 
 
 def _reach_of_part(position: Position, part: Part | None, x_m: float) -> Reach:

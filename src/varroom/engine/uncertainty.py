@@ -147,7 +147,8 @@ def _cdf_taylor_table() -> Floats:
     return table[:, ::-1].copy()
 
 
-_CDF_TAYLOR = _cdf_taylor_table()
+# One row per degree, so that each degree's coefficients are gathered contiguously.
+_CDF_TAYLOR = np.ascontiguousarray(_cdf_taylor_table().T)
 
 
 def normal_cdf(z: Floats) -> Floats:
@@ -155,10 +156,12 @@ def normal_cdf(z: Floats) -> Floats:
     z = np.clip(z, -_GRID_LIMIT, _GRID_LIMIT)
     nearest = np.rint((z + _GRID_LIMIT) / _GRID_STEP).astype(np.intp)
     offset = z - (nearest * _GRID_STEP - _GRID_LIMIT)
-    coefficients = _CDF_TAYLOR[nearest]
-    cdf: Floats = coefficients[..., 0]
+    # Horner's rule in place: the same operations in the same order as a gather of all the
+    # coefficients at once, without its (..., 9) array.
+    cdf: Floats = _CDF_TAYLOR[0].take(nearest)
     for degree in range(1, _TAYLOR_TERMS):
-        cdf = cdf * offset + coefficients[..., degree]
+        cdf *= offset
+        cdf += _CDF_TAYLOR[degree].take(nearest)
     return cdf
 
 

@@ -24,11 +24,12 @@ def nearest_counting_part(
     The tracked point is a point of the body too, so it always takes part. Returns the depth
     and the part that set it (None: the tracked point).
     """
-    best, best_part = depth_m(position.x_m, direction), None
-    if settings.body_reference is BodyReference.COUNTING_PARTS:
+    sign = direction.sign  # looked up once: this runs for every player at every touch
+    best, best_part = sign * position.x_m, None
+    if position.parts and settings.body_reference is BodyReference.COUNTING_PARTS:
         for part in position.parts:
-            if part.part.counts_for_offside and depth_m(part.x_m, direction) > best:
-                best, best_part = depth_m(part.x_m, direction), part
+            if part.part.counts_for_offside and sign * part.x_m > best:
+                best, best_part = sign * part.x_m, part
     return float(best), best_part
 
 
@@ -36,11 +37,10 @@ def rearmost_counting_part_m(
     position: Position, direction: Direction, settings: LawSettings
 ) -> float:
     """The counting point farthest from the goal line: 'daylight' needs all of the body past."""
-    depths = [float(depth_m(position.x_m, direction))]
-    if settings.body_reference is BodyReference.COUNTING_PARTS:
-        depths += [
-            float(depth_m(p.x_m, direction)) for p in position.parts if p.part.counts_for_offside
-        ]
+    sign = direction.sign
+    depths = [float(sign * position.x_m)]
+    if position.parts and settings.body_reference is BodyReference.COUNTING_PARTS:
+        depths += [float(sign * p.x_m) for p in position.parts if p.part.counts_for_offside]
     return min(depths)
 
 
@@ -66,10 +66,14 @@ def second_last_opponent(defender_depth_m: Floats) -> npt.NDArray[np.intp]:
     depths = np.where(np.isnan(defender_depth_m), -np.inf, defender_depth_m)
     if depths.shape[-1] < 2:
         return np.full(depths.shape[:-1], -1, dtype=np.intp)
-    order = np.argsort(-depths, axis=-1, kind="stable")
-    second = order[..., 1]
-    enough = np.take_along_axis(depths, second[..., None], axis=-1)[..., 0] > -np.inf
-    return np.where(enough, second, -1)
+    # The second largest by partition (a full sort costs 451 broadcast tracks dear), then its
+    # index as a stable sort would give it: the first opponent at that depth, or the second
+    # when two or more share the deepest.
+    value = -np.partition(-depths, 1, axis=-1)[..., 1:2]
+    at_value = depths == value
+    wanted = np.where(np.any(depths > value, axis=-1, keepdims=True), 1, 2)
+    second = np.argmax(at_value & (np.cumsum(at_value, axis=-1) == wanted), axis=-1)
+    return np.where(value[..., 0] > -np.inf, second, -1)
 
 
 def offside_line_depth_m(
