@@ -432,7 +432,12 @@ def test_decisions_are_appended_and_exported(room: TestClient) -> None:
     assert room.get(f"/api/situations/{sid}").json()["status"] == "offence"
     third = room.post(
         f"/api/situations/{other}/decisions",
-        json={"reviewer": "=cmd|' /C calc'!A0", "decision": "offside", "duration_s": 9},
+        json={
+            "reviewer": "Bea",
+            "decision": "offside",
+            "duration_s": 9,
+            "note": "=cmd|' /C calc'!A0",
+        },
     ).json()
     assert third["outcome"] == "offside"
 
@@ -452,7 +457,7 @@ def test_decisions_are_appended_and_exported(room: TestClient) -> None:
     assert rows[1]["corrects"] == str(first["id"])
     assert rows[1]["outcome"] == "no_offence"
     assert json.loads(rows[1]["facts"])["plays"] == facts["plays"]
-    assert rows[2]["reviewer"].startswith("'=")  # no formula injection into a spreadsheet
+    assert rows[2]["note"].startswith("'=")  # no formula injection into a spreadsheet
     listed = {item["id"]: item for item in room.get("/api/situations").json()}
     assert listed[sid]["decided"] and listed[sid]["decisions"] == 2
     assert listed[sid]["last_decision"] == {"outcome": "no_offence", "reviewer": "Ana Lima"}

@@ -9,13 +9,13 @@ route that reads its body itself.
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from varroom.serve.config import MAX_ID
 from varroom.serve.facts import Facts
+from varroom.serve.names import reviewer_name
 
 # Printable text with at least one visible character: what a name in the log may be.
 NAME_PATTERN = r"^[^\x00-\x1f\x7f]*[^\s\x00-\x1f\x7f][^\x00-\x1f\x7f]*$"
@@ -37,9 +37,9 @@ def visible(text: str) -> str:
 
 
 def person(text: str) -> str:
-    """A reviewer's name in one form (NFKC: full-width and other look-alike forms folded),
-    so that one person is one name in the log."""
-    return visible(unicodedata.normalize("NFKC", text).strip())
+    """A reviewer's name in one form (`varroom.serve.names.reviewer_name`), so that one
+    person is one name in the log."""
+    return reviewer_name(text.strip(" "))
 
 
 VisibleText = Annotated[str, AfterValidator(visible)]
