@@ -3,9 +3,10 @@ judge it, and carry the pixel error into the margin.
 
 The margin's standard error is linearised (docs/still.md): each mapped depth moves with the
 camera's parameters (whose covariance the calibration gives) and with its own mark's pixels
-(independent, `pixel_sd` in each coordinate), so
+(independent, sigma in each coordinate: the larger of the stated `pixel_sd` and what the
+landmarks' residuals show, `Calibration.landmark_sd_px`), so
 
-    var(margin) = g^T C g + pixel_sd^2 (|d_a/dp|^2 + |d_l/dp|^2),   g = d_a/dtheta - d_l/dtheta
+    var(margin) = g^T C g + sigma^2 (|d_a/dp|^2 + |d_l/dp|^2),   g = d_a/dtheta - d_l/dtheta
 
 for the attacker a and whatever sets the line l. The camera's part is shared by every mark (two
 players side by side err together), which the engine's independent noise model cannot say; so
@@ -89,7 +90,9 @@ def judge_still(
         {key: sign * d_theta[k, 0] for k, key in enumerate(keys)},
         {key: sign * d_pixel[k, 0] for k, key in enumerate(keys)},
         calibration.covariance,
-        marks.pixel_sd,
+        # The players were clicked by the same hand on the same picture as the landmarks:
+        # the error the landmarks' residuals show is theirs too, never less than pixel_sd.
+        calibration.landmark_sd_px,
     )
     # Judge once to learn which margin decides, then again with the noise that margin has.
     first = judge(
