@@ -24,12 +24,12 @@ def nearest_counting_part(
     The tracked point is a point of the body too, so it always takes part. Returns the depth
     and the part that set it (None: the tracked point).
     """
-    sign = direction.sign  # looked up once: this runs for every player at every touch
-    best, best_part = sign * position.x_m, None
+    best, best_part = depth_m(position.x_m, direction), None
     if position.parts and settings.body_reference is BodyReference.COUNTING_PARTS:
         for part in position.parts:
-            if part.part.counts_for_offside and sign * part.x_m > best:
-                best, best_part = sign * part.x_m, part
+            depth = depth_m(part.x_m, direction)
+            if part.part.counts_for_offside and depth > best:
+                best, best_part = depth, part
     return float(best), best_part
 
 
@@ -37,10 +37,11 @@ def rearmost_counting_part_m(
     position: Position, direction: Direction, settings: LawSettings
 ) -> float:
     """The counting point farthest from the goal line: 'daylight' needs all of the body past."""
-    sign = direction.sign
-    depths = [float(sign * position.x_m)]
+    depths = [float(depth_m(position.x_m, direction))]
     if position.parts and settings.body_reference is BodyReference.COUNTING_PARTS:
-        depths += [float(sign * p.x_m) for p in position.parts if p.part.counts_for_offside]
+        depths += [
+            float(depth_m(p.x_m, direction)) for p in position.parts if p.part.counts_for_offside
+        ]
     return min(depths)
 
 
